@@ -1,0 +1,80 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { LlmRequest, Provider, StreamEvent } from "./types";
+import { CancelledError, ProviderError, toProviderError } from "./errors";
+
+const DEFAULT_MAX_TOKENS = 8192;
+
+export class AnthropicProvider implements Provider {
+  readonly kind = "anthropic" as const;
+  private readonly client: Anthropic;
+
+  constructor(
+    apiKey: string,
+    readonly model: string,
+    baseUrl?: string,
+  ) {
+    // Retries belong to the loop (it shows them and honours Retry-After), not to the SDK.
+    this.client = new Anthropic({ apiKey, baseURL: baseUrl || undefined, maxRetries: 0 });
+  }
+
+  async *stream(request: LlmRequest): AsyncIterable<StreamEvent> {
+    let inputTokens = 0;
+    let cacheReadTokens = 0;
+    let cacheWriteTokens = 0;
+    let complete = false;
+    try {
+      const stream = await this.client.messages.create(
+        {
+          model: this.model,
+          max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+          system: request.system,
+          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          stream: true,
+        },
+        { signal: request.signal },
+      );
+      for await (const event of stream) {
+        switch (event.type) {
+          case "message_start": {
+            const usage = event.message.usage;
+            inputTokens = usage.input_tokens;
+            cacheReadTokens = usage.cache_read_input_tokens ?? 0;
+            cacheWriteTokens = usage.cache_creation_input_tokens ?? 0;
+            break;
+          }
+          case "content_block_start":
+            if (event.content_block.type === "tool_use") {
+              yield { type: "tool_call_delta", index: event.index, id: event.content_block.id, name: event.content_block.name, argsDelta: "" };
+            }
+            break;
+          case "content_block_delta":
+            if (event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
+            else if (event.delta.type === "thinking_delta") yield { type: "reasoning", text: event.delta.thinking };
+            else if (event.delta.type === "input_json_delta") {
+              yield { type: "tool_call_delta", index: event.index, argsDelta: event.delta.partial_json };
+            }
+            break;
+          case "message_delta":
+            yield {
+              type: "usage",
+              inputTokens: event.usage.input_tokens ?? inputTokens,
+              outputTokens: event.usage.output_tokens,
+              cacheReadTokens: event.usage.cache_read_input_tokens ?? cacheReadTokens,
+              cacheWriteTokens: event.usage.cache_creation_input_tokens ?? cacheWriteTokens,
+            };
+            break;
+          case "message_stop":
+            complete = true;
+            break;
+          default:
+            break;
+        }
+      }
+      // The OpenAI SDK ends an aborted stream quietly; a cancel must not look like a finished reply.
+      if (request.signal?.aborted) throw new CancelledError();
+      if (!complete) throw new ProviderError("stream", "Anthropic's reply ended before it was complete (the stream stopped without message_stop).");
+    } catch (err) {
+      throw toProviderError(err, "Anthropic");
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import type { ChatError, ErrorKind } from "../../shared/protocol/chat";
+
+/** A provider failure carrying a message the user can act on. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+
+  toChatError(): ChatError {
+    // Every failure gets a retry button: after fixing a key or a setting, retrying is the way on.
+    return { kind: this.kind, message: this.message, retryable: true };
+  }
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super("cancelled");
+    this.name = "CancelledError";
+  }
+}
+
+interface ApiErrorLike {
+  status?: number;
+  message: string;
+  headers?: Headers | Record<string, string | null | undefined>;
+  error?: unknown;
+}
+
+function header(headers: ApiErrorLike["headers"], name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, string | null | undefined>)[name];
+  return value ?? undefined;
+}
+
+/** Seconds or an HTTP date, as servers send it. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The provider's own explanation, without the SDK's "429 {json}" noise. */
+function providerDetail(err: ApiErrorLike): string {
+  const body = err.error as { error?: { message?: unknown }; message?: unknown } | undefined;
+  const nested = body?.error?.message ?? body?.message;
+  if (typeof nested === "string" && nested.trim()) return nested.trim();
+  return err.message.replace(/^\d{3}\s+/, "").slice(0, 300);
+}
+
+function fromStatus(err: ApiErrorLike, providerName: string): ProviderError {
+  const status = err.status ?? 0;
+  const detail = providerDetail(err);
+  if (status === 401 || status === 403) {
+    return new ProviderError(
+      "auth",
+      `${providerName} rejected the API key (HTTP ${status}: ${detail}). Set a valid key with "Kiln: Set API Key".`,
+      status,
+    );
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(header(err.headers, "retry-after"));
+    const wait = retryAfterMs !== undefined ? ` It asks to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying.` : "";
+    return new ProviderError("rate_limit", `${providerName} is rate-limiting requests (HTTP 429: ${detail}).${wait}`, status, retryAfterMs);
+  }
+  if (status >= 500) {
+    return new ProviderError("server", `${providerName} had a server error (HTTP ${status}: ${detail}). Try again in a moment.`, status);
+  }
+  if (status === 404) {
+    return new ProviderError("bad_request", `${providerName} answered 404 (${detail}). Check the base URL and the model id in Kiln's settings.`, status);
+  }
+  return new ProviderError("bad_request", `${providerName} refused the request (HTTP ${status}: ${detail}).`, status);
+}
+
+/** Maps whatever an SDK or the network threw to a ProviderError with a readable message. */
+export function toProviderError(err: unknown, providerName: string): ProviderError | CancelledError {
+  if (err instanceof ProviderError || err instanceof CancelledError) return err;
+  if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return new CancelledError();
+  if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError) {
+    const cause = (err as { cause?: { message?: string; code?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? err.message;
+    return new ProviderError("network", `Could not reach ${providerName} (${why}). Check the network and the base URL.`);
+  }
+  if (err instanceof Anthropic.APIError || err instanceof OpenAI.APIError) {
+    const apiErr = err as unknown as ApiErrorLike;
+    if (apiErr.status === undefined) {
+      // The SDKs raise status-less APIErrors for error events inside an already-open stream.
+      return new ProviderError("stream", `${providerName} reported an error mid-stream: ${providerDetail(apiErr)}`);
+    }
+    return fromStatus(apiErr, providerName);
+  }
+  if (err instanceof Error && err.name === "AbortError") return new CancelledError();
+  if (err instanceof SyntaxError) {
+    return new ProviderError("stream", `${providerName} sent a response Kiln could not read (${err.message}).`);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" && /^(ECONN|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|UND_ERR)/.test(code)) {
+    return new ProviderError("network", `The connection to ${providerName} failed (${code}: ${message}).`);
+  }
+  if (/terminated|socket|other side closed|ECONNRESET/i.test(message)) {
+    return new ProviderError("network", `The connection to ${providerName} was cut mid-reply (${message}).`);
+  }
+  return new ProviderError("unknown", `${providerName} request failed: ${message}`);
+}

@@ -1,0 +1,50 @@
+export type ProviderKind = "anthropic" | "openai" | "openai-compatible";
+export const PROVIDER_KINDS: readonly ProviderKind[] = ["anthropic", "openai", "openai-compatible"];
+
+export interface ProviderSettings {
+  kind: ProviderKind;
+  /** Empty: the provider's default endpoint. */
+  baseUrl: string;
+  /** Empty: the provider's default model. */
+  model: string;
+}
+
+export interface ProviderConfig extends ProviderSettings {
+  apiKey: string | undefined;
+}
+
+export interface LlmMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+export interface LlmRequest {
+  system: string;
+  messages: readonly LlmMessage[];
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** What every provider's stream is normalized to; the loop never sees an SDK type. */
+export type StreamEvent =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "tool_call_delta"; index: number; id?: string; name?: string; argsDelta: string }
+  | { type: "usage"; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+
+export interface Provider {
+  readonly kind: ProviderKind;
+  readonly model: string;
+  stream(request: LlmRequest): AsyncIterable<StreamEvent>;
+}
+
+export const DEFAULT_MODELS: Record<ProviderKind, string> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-4.1",
+  "openai-compatible": "",
+};
+
+/** Secret key under which a provider kind's API key is stored. */
+export function apiKeySecretName(kind: ProviderKind): string {
+  return `kiln.apiKey.${kind}`;
+}

@@ -1,0 +1,135 @@
+import * as vscode from "vscode";
+import { Task, type TaskEvent } from "../../core/agent/Task";
+import type { Provider } from "../../core/llm/types";
+import type { Logger } from "../../core/ports";
+import { DisposableStore, Emitter } from "../../shared/disposable";
+import { parseWebviewMessage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../shared/protocol/messages";
+
+export interface ChatSessionDeps {
+  logger: Logger;
+  getProvider(): Promise<Provider>;
+  providerSummary(): ProviderSummary;
+}
+
+function toMessage(event: TaskEvent): HostToWebview {
+  switch (event.type) {
+    case "appended":
+      return { type: "chat/appended", item: event.item };
+    case "textDelta":
+      return { type: "chat/textDelta", id: event.id, delta: event.delta, field: event.field };
+    case "itemChanged":
+      return { type: "chat/itemChanged", item: event.item };
+    case "itemRemoved":
+      return { type: "chat/itemRemoved", id: event.id };
+    case "busy":
+      return { type: "chat/busy", busy: event.busy };
+  }
+}
+
+/**
+ * One chat (sidebar or editor tab) and its current Task. Outlives the webview: a hidden sidebar may
+ * drop its webview, and the new one gets a snapshot when it says `view/ready`.
+ */
+export class ChatSession implements vscode.Disposable {
+  private task: Task;
+  private webview: vscode.Webview | undefined;
+  private readonly webviewListeners = new DisposableStore();
+  private readonly taskListeners = new DisposableStore();
+  private readonly posted = new Emitter<HostToWebview>();
+  /** Every message sent to the webview, for the in-host tests. */
+  readonly onDidPost = this.posted.event;
+
+  constructor(
+    readonly name: string,
+    private readonly deps: ChatSessionDeps,
+  ) {
+    this.task = this.createTask();
+  }
+
+  attach(webview: vscode.Webview): vscode.Disposable {
+    this.webviewListeners.clear();
+    this.webview = webview;
+    this.webviewListeners.add(webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    return { dispose: () => this.detach(webview) };
+  }
+
+  /** Entry point for everything the webview sends; nothing else reaches the task. */
+  receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.deps.logger.warn(`${this.name}: dropped ${parsed.reason}`);
+      return;
+    }
+    void this.dispatch(parsed.message).catch((err: unknown) => {
+      this.deps.logger.error(`${this.name}: ${parsed.message.type} failed: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  newTask(): void {
+    this.task.dispose();
+    this.taskListeners.clear();
+    this.task = this.createTask();
+    this.postSnapshot();
+  }
+
+  dispose(): void {
+    this.task.dispose();
+    this.taskListeners.dispose();
+    this.webviewListeners.dispose();
+    this.posted.dispose();
+  }
+
+  private async dispatch(message: WebviewToHost): Promise<void> {
+    switch (message.type) {
+      case "view/ready":
+        this.postSnapshot();
+        return;
+      case "chat/send":
+        if (this.task.busy) {
+          this.deps.logger.warn(`${this.name}: message ignored while a reply is streaming`);
+          return;
+        }
+        await this.task.send(message.text);
+        return;
+      case "chat/retry":
+        await this.task.retry();
+        return;
+      case "chat/cancel":
+        this.task.cancel();
+        return;
+      case "chat/newTask":
+        this.newTask();
+        return;
+    }
+  }
+
+  private createTask(): Task {
+    const task = new Task({ getProvider: () => this.deps.getProvider(), logger: this.deps.logger });
+    this.taskListeners.add(task.onDidChange((event) => this.post(toMessage(event))));
+    return task;
+  }
+
+  private postSnapshot(): void {
+    let provider: ProviderSummary;
+    try {
+      provider = this.deps.providerSummary();
+    } catch (err) {
+      provider = { kind: "invalid", model: err instanceof Error ? err.message : String(err) };
+    }
+    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider });
+  }
+
+  private post(message: HostToWebview): void {
+    this.posted.fire(message);
+    void this.webview?.postMessage(message).then(undefined, (err: unknown) => {
+      this.deps.logger.warn(`${this.name}: could not post ${message.type}: ${String(err)}`);
+    });
+  }
+
+  private detach(webview: vscode.Webview): void {
+    if (this.webview === webview) {
+      this.webview = undefined;
+      this.webviewListeners.clear();
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import * as vscode from "vscode";
+import { createProvider } from "../../core/llm/createProvider";
+import { DEFAULT_MODELS, apiKeySecretName, type ProviderKind } from "../../core/llm/types";
+import { ChatSession, type ChatSessionDeps } from "./ChatSession";
+import { CHAT_VIEW_ID, ChatViewProvider } from "./ChatViewProvider";
+import { setApiKey } from "./commands";
+import { OutputLogger } from "./logger";
+import { readProviderSettings, resolveProviderConfig } from "./providerConfig";
+import { setUpWebview } from "./webviewSetup";
+
+/** What the extension exports outside production mode, for the tests running in the real host. */
+export interface KilnTestApi {
+  sidebar: ChatSession;
+  view: ChatViewProvider;
+  onDidLog: OutputLogger["onDidLog"];
+  readSecret(kind: ProviderKind): Thenable<string | undefined>;
+  globalStorageUri: vscode.Uri;
+  logUri: vscode.Uri;
+}
+
+export function activate(context: vscode.ExtensionContext): KilnTestApi | undefined {
+  const logger = new OutputLogger();
+  context.subscriptions.push(logger);
+
+  const deps: ChatSessionDeps = {
+    logger,
+    getProvider: async () => createProvider(await resolveProviderConfig(context.secrets)),
+    providerSummary: () => {
+      const settings = readProviderSettings();
+      return { kind: settings.kind, model: settings.model || DEFAULT_MODELS[settings.kind] };
+    },
+  };
+
+  const sidebar = new ChatSession("sidebar", deps);
+  const view = new ChatViewProvider(context.extensionUri, sidebar);
+  context.subscriptions.push(
+    sidebar,
+    view,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.commands.registerCommand("kiln.newTask", async () => {
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      sidebar.newTask();
+    }),
+    vscode.commands.registerCommand("kiln.openInTab", () => openInTab(context, deps)),
+    vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
+  );
+  logger.info(`Kiln ${String(context.extension.packageJSON.version)} activated`);
+
+  if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
+  return {
+    sidebar,
+    view,
+    onDidLog: logger.onDidLog,
+    readSecret: (kind) => context.secrets.get(apiKeySecretName(kind)),
+    globalStorageUri: context.globalStorageUri,
+    logUri: context.logUri,
+  };
+}
+
+function openInTab(context: vscode.ExtensionContext, deps: ChatSessionDeps): void {
+  const panel = vscode.window.createWebviewPanel("kiln.chatTab", "Kiln", vscode.ViewColumn.Beside, { retainContextWhenHidden: true });
+  panel.iconPath = vscode.Uri.joinPath(context.extensionUri, "assets", "kiln.svg");
+  const session = new ChatSession("tab", deps);
+  setUpWebview(panel.webview, context.extensionUri);
+  const attachment = session.attach(panel.webview);
+  panel.onDidDispose(() => {
+    attachment.dispose();
+    session.dispose();
+  });
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions; VS Code disposes it.
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/** Why a request failed, in words a user can act on; drives the retry button and the message. */
+export const ErrorKindSchema = z.enum([
+  "no_key",
+  "auth",
+  "rate_limit",
+  "server",
+  "network",
+  "bad_request",
+  "config",
+  "stream",
+  "unknown",
+]);
+export type ErrorKind = z.infer<typeof ErrorKindSchema>;
+
+export const ChatErrorSchema = z.object({
+  kind: ErrorKindSchema,
+  message: z.string(),
+  retryable: z.boolean(),
+});
+export type ChatError = z.infer<typeof ChatErrorSchema>;
+
+export const ChatItemSchema = z.discriminatedUnion("role", [
+  z.object({ id: z.string(), role: z.literal("user"), text: z.string() }),
+  z.object({
+    id: z.string(),
+    role: z.literal("assistant"),
+    text: z.string(),
+    reasoning: z.string().optional(),
+    partial: z.boolean(),
+  }),
+  z.object({ id: z.string(), role: z.literal("error"), error: ChatErrorSchema }),
+]);
+export type ChatItem = z.infer<typeof ChatItemSchema>;
+export type AssistantItem = Extract<ChatItem, { role: "assistant" }>;

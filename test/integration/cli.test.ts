@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as esbuild from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliOptions } from "../../esbuild.mjs";
+import { FakeModelServer } from "../fixtures/fakeModelServer";
+
+let server: FakeModelServer;
+let cli: string;
+
+beforeAll(async () => {
+  cli = join(mkdtempSync(join(tmpdir(), "kiln-cli-")), "cli.js");
+  await esbuild.build({ ...cliOptions, outfile: cli, sourcemap: false, logLevel: "silent" });
+  server = await new FakeModelServer({ apiKey: "sk-cli" }).start();
+});
+afterAll(() => server.close());
+
+function run(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY|^KILN_/.test(k)));
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...clean, ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(stdin ?? "");
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+describe("headless CLI", () => {
+  it("streams the reply of the same agent core to stdout", async () => {
+    server.enqueue({ text: "Files look fine to me." });
+    const result = await run(["--provider", "openai", "--base-url", server.openaiBaseUrl, "check the files"], { OPENAI_API_KEY: "sk-cli" });
+    expect(result).toMatchObject({ code: 0, stdout: "Files look fine to me.\n" });
+    expect(server.requests.at(-1)!.body.messages).toContainEqual({ role: "user", content: "check the files" });
+  });
+
+  it("reads the prompt from stdin and prints a JSON transcript", async () => {
+    server.enqueue({ text: "from stdin" });
+    const result = await run(["--provider", "anthropic", "--base-url", server.anthropicBaseUrl, "--json"], { ANTHROPIC_API_KEY: "sk-cli" }, "question on stdin");
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).items).toMatchObject([
+      { role: "user", text: "question on stdin" },
+      { role: "assistant", text: "from stdin" },
+    ]);
+  });
+
+  it("exits 1 with a readable message when the key is missing or wrong", async () => {
+    const none = await run(["--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], {});
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/No OpenAI API key is set/);
+    const wrong = await run(["--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], { OPENAI_API_KEY: "sk-bad" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/rejected the API key/);
+    expect(wrong.stderr).not.toContain("sk-bad");
+  });
+
+  it("exits 2 with usage on bad arguments", async () => {
+    const result = await run(["--provider", "gemini", "hi"], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--provider must be one of/);
+  });
+});

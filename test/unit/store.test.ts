@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ChatStore } from "../../webview-ui/src/store";
+
+function manualStore() {
+  const pending: (() => void)[] = [];
+  const store = new ChatStore((fn) => pending.push(fn));
+  const flush = () => pending.splice(0).forEach((fn) => fn());
+  return { store, flush, pending };
+}
+
+describe("webview chat store", () => {
+  it("builds the conversation from a snapshot and deltas", () => {
+    const { store } = manualStore();
+    store.apply({ type: "chat/snapshot", items: [{ id: "m1", role: "user", text: "hi" }], busy: false, provider: { kind: "openai", model: "gpt" } });
+    store.apply({ type: "chat/appended", item: { id: "m2", role: "assistant", text: "", partial: true } });
+    store.apply({ type: "chat/textDelta", id: "m2", delta: "Hel", field: "text" });
+    store.apply({ type: "chat/textDelta", id: "m2", delta: "lo", field: "text" });
+    store.apply({ type: "chat/textDelta", id: "m2", delta: "hmm", field: "reasoning" });
+    store.apply({ type: "chat/itemChanged", item: { id: "m2", role: "assistant", text: "Hello", reasoning: "hmm", partial: false } });
+    expect(store.getState().items).toEqual([
+      { id: "m1", role: "user", text: "hi" },
+      { id: "m2", role: "assistant", text: "Hello", reasoning: "hmm", partial: false },
+    ]);
+    store.apply({ type: "chat/itemRemoved", id: "m2" });
+    expect(store.getState().items.map((i) => i.id)).toEqual(["m1"]);
+  });
+
+  it("renders a burst of tokens once per frame", () => {
+    const { store, flush, pending } = manualStore();
+    let renders = 0;
+    store.subscribe(() => renders++);
+    store.apply({ type: "chat/appended", item: { id: "m1", role: "assistant", text: "", partial: true } });
+    for (let i = 0; i < 100; i++) store.apply({ type: "chat/textDelta", id: "m1", delta: "x", field: "text" });
+    expect(pending).toHaveLength(1);
+    flush();
+    expect(renders).toBe(1);
+    const item = store.getState().items[0];
+    expect(item?.role === "assistant" && item.text.length).toBe(100);
+  });
+
+  it("ignores a delta for an unknown message", () => {
+    const { store } = manualStore();
+    store.apply({ type: "chat/textDelta", id: "nope", delta: "x", field: "text" });
+    expect(store.getState().items).toEqual([]);
+  });
+});
