@@ -1,6 +1,7 @@
 // Runs every suite and ends with one line: `N passed, N failed` (all suites summed).
 // Steps: tools (code-server + chromium, cached), typecheck, build + package, unit/integration
 // (vitest), VS Code extension host (code-server), e2e (Chromium drives code-server with the vsix).
+// `npm test -- unit e2e` runs only the named suites (the steps before them always run).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -65,10 +66,21 @@ function finish() {
   process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);
 }
 
+prerequisite("tools", "bash", [join(root, "scripts", "setup-tools.sh")]);
 prerequisite("typecheck", "npm", ["run", "--silent", "typecheck"]);
 prerequisite("package", "npm", ["run", "--silent", "package"]);
+// After packaging (a production build): development bundles with source maps, plus the test bundles.
+prerequisite("test build", process.execPath, [join(root, "esbuild.mjs"), "--tests"]);
 
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
-suite("unit", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile=${join(results, "unit.json")}`], join(results, "unit.json"), vitestCounts);
+const vitestArgs = (report, config = []) => [vitest, "run", ...config, "--reporter=default", "--reporter=json", `--outputFile=${join(results, report)}`];
+
+suite("unit", process.execPath, vitestArgs("unit.json"), join(results, "unit.json"), vitestCounts);
+suite("vscode", process.execPath, [join(root, "test", "vscode", "run.mjs"), join(results, "vscode.json")], join(results, "vscode.json"), (file) => {
+  if (!existsSync(file) || readFileSync(file, "utf8").trim() === "") return undefined;
+  const { passed, failed } = JSON.parse(readFileSync(file, "utf8"));
+  return { passed, failed };
+});
+suite("e2e", process.execPath, vitestArgs("e2e.json", ["-c", join(root, "test", "e2e", "vitest.config.mts")]), join(results, "e2e.json"), vitestCounts);
 
 finish();

@@ -14,6 +14,7 @@ export interface KilnTestApi {
   view: ChatViewProvider;
   onDidLog: OutputLogger["onDidLog"];
   readSecret(kind: ProviderKind): Thenable<string | undefined>;
+  setSecretForTest(kind: ProviderKind, value: string | undefined): Thenable<void>;
   globalStorageUri: vscode.Uri;
   logUri: vscode.Uri;
 }
@@ -52,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     view,
     onDidLog: logger.onDidLog,
     readSecret: (kind) => context.secrets.get(apiKeySecretName(kind)),
+    setSecretForTest: (kind, value) =>
+      value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value),
     globalStorageUri: context.globalStorageUri,
     logUri: context.logUri,
   };

@@ -1,0 +1,84 @@
+import { join } from "node:path";
+import type { Frame } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeModelServer } from "../fixtures/fakeModelServer";
+import { lastAssistantText, openKilnView, openWorkbench, resultsDir, sendTask, type Workbench } from "./workbench";
+
+let server: FakeModelServer;
+let workbench: Workbench;
+let frame: Frame;
+
+beforeAll(async () => {
+  server = await new FakeModelServer().start();
+  workbench = await openWorkbench({
+    "kiln.provider.kind": "openai-compatible",
+    "kiln.provider.baseUrl": server.openaiBaseUrl,
+    "kiln.provider.model": "fake-e2e",
+  });
+  frame = await openKilnView(workbench.page);
+});
+
+afterAll(async () => {
+  await workbench?.close();
+  await server?.close();
+});
+
+const REPLY = "greet takes a name and returns a friendly greeting string built with a template literal.";
+
+describe("Kiln in code-server, driven by Chromium", () => {
+  it("shows the configured provider in the chat view", async () => {
+    await frame.waitForFunction(() => document.querySelector('[data-testid="provider"]')?.textContent?.includes("fake-e2e"), { timeout: 20_000 });
+  });
+
+  it("streams the reply to a typed task into the chat, piece by piece", async () => {
+    server.enqueue({ text: REPLY, chunkDelayMs: 120 });
+    await sendTask(frame, "Explain src/greet.ts");
+    await frame.waitForSelector('[data-testid="message-user"]');
+    const seen = new Set<string>();
+    const deadline = Date.now() + 30_000;
+    let last = await lastAssistantText(frame);
+    while (Date.now() < deadline && (!last || last.partial)) {
+      if (last?.text) seen.add(last.text);
+      await new Promise((r) => setTimeout(r, 40));
+      last = await lastAssistantText(frame);
+    }
+    expect(last).toEqual({ text: REPLY, partial: false });
+    // The reply grew in the view while it streamed, not in one jump at the end.
+    const partials = [...seen].filter((t) => t !== REPLY);
+    expect(partials.length).toBeGreaterThanOrEqual(3);
+    for (const partial of partials) expect(REPLY.startsWith(partial.trimEnd())).toBe(true);
+    expect(server.requests.at(-1)!.body.messages).toContainEqual({ role: "user", content: "Explain src/greet.ts" });
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-chat-reply.png") });
+  });
+
+  it("shows a provider error with a Retry button that gets the reply", async () => {
+    server.enqueue({ fault: { type: "http", status: 500, message: "the fake model fell over" } });
+    await sendTask(frame, "Now add a test");
+    const error = await frame.waitForSelector('[data-testid="message-error"]', { timeout: 20_000 });
+    expect(await error!.evaluate((e) => (e as HTMLElement).innerText)).toMatch(/server error \(HTTP 500: the fake model fell over\)/);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-chat-error.png") });
+    server.enqueue({ text: "Here is a test for greet." });
+    await frame.click('[data-testid="retry"]');
+    await frame.waitForFunction(() => !document.querySelector('[data-testid="message-error"]'), { timeout: 20_000 });
+    await frame.waitForFunction(
+      () => {
+        const all = document.querySelectorAll('[data-testid="message-assistant"]');
+        return (all[all.length - 1] as HTMLElement | undefined)?.innerText === "Here is a test for greet.";
+      },
+      { timeout: 20_000 },
+    );
+  });
+
+  it("uses the theme's colours", async () => {
+    const colours = await frame.evaluate(() => {
+      const probe = document.createElement("span");
+      probe.style.color = "var(--vscode-foreground)";
+      document.body.appendChild(probe);
+      const expected = getComputedStyle(probe).color;
+      probe.remove();
+      return { variable: getComputedStyle(document.documentElement).getPropertyValue("--vscode-foreground").trim(), body: getComputedStyle(document.body).color, expected };
+    });
+    expect(colours.variable).not.toBe("");
+    expect(colours.body).toBe(colours.expected);
+  });
+});

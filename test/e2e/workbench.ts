@@ -1,0 +1,67 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Frame, Page } from "puppeteer-core";
+import { installExtension, launchChromium, makeProfile, root, startCodeServer, writeUserSettings } from "../../scripts/lib/codeServer.mjs";
+
+export const resultsDir = join(root, "test-results");
+
+export interface Workbench {
+  page: Page;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** code-server with the packaged vsix installed (as a user would), opened in Chromium. */
+export async function openWorkbench(settings: Record<string, unknown>): Promise<Workbench> {
+  const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+  const vsix = join(root, `kiln-${version}.vsix`);
+  if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
+  mkdirSync(resultsDir, { recursive: true });
+  const profile = makeProfile("kiln-e2e-");
+  installExtension(profile, vsix);
+  writeUserSettings(profile, settings);
+  const workspace = join(mkdtempSync(join(tmpdir(), "kiln-e2e-ws-")), "workspace");
+  cpSync(join(root, "test", "fixtures", "workspace"), workspace, { recursive: true });
+  const server = await startCodeServer({ profile });
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  await page.waitForSelector(".activitybar", { timeout: 120_000 });
+  return {
+    page,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Clicks the Kiln activity-bar entry and returns the chat webview's inner frame. */
+export async function openKilnView(page: Page): Promise<Frame> {
+  const entry = await page.waitForSelector('.activitybar a.action-label[aria-label^="Kiln"]', { timeout: 60_000 });
+  await entry!.click();
+  // Webview frames live in a workbench overlay, not inside the sidebar's DOM.
+  const outer = await page.waitForSelector('iframe.webview.ready[src*="extensionId=kiln.kiln"][src*="purpose=webviewView"]', { timeout: 60_000 });
+  const outerFrame = await outer!.contentFrame();
+  const inner = await outerFrame.waitForSelector("iframe#active-frame", { timeout: 30_000 });
+  const frame = await inner!.contentFrame();
+  await frame.waitForSelector('[data-testid="chat-input"]', { timeout: 30_000 });
+  return frame;
+}
+
+export async function sendTask(frame: Frame, text: string): Promise<void> {
+  const input = await frame.waitForSelector('[data-testid="chat-input"]');
+  await input!.click();
+  await input!.type(text);
+  await input!.press("Enter");
+}
+
+export function lastAssistantText(frame: Frame): Promise<{ text: string; partial: boolean } | null> {
+  return frame.evaluate(() => {
+    const all = document.querySelectorAll('[data-testid="message-assistant"]');
+    const last = all[all.length - 1] as HTMLElement | undefined;
+    return last ? { text: last.innerText, partial: last.dataset.partial === "true" } : null;
+  });
+}

@@ -1,0 +1,23 @@
+import { writeFileSync } from "node:fs";
+import Mocha from "mocha";
+
+/** Entry the extension host calls in tests mode; runs the suites with mocha and reports counts. */
+export async function run(): Promise<void> {
+  const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, reporter: "spec" });
+  mocha.suite.emit("pre-require", globalThis, "kiln-host-tests", mocha);
+  // Required after pre-require so describe/it exist; esbuild bundles these lazily.
+  require("./activation.test");
+  require("./chat.test");
+  require("./secrets.test");
+  const counts = { passed: 0, failed: 0, failures: [] as string[] };
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    runner.on("pass", () => counts.passed++);
+    runner.on("fail", (test, err: Error) => {
+      counts.failed++;
+      counts.failures.push(`${test.fullTitle()}: ${err.message}`);
+    });
+  });
+  if (process.env.KILN_TEST_RESULTS) writeFileSync(process.env.KILN_TEST_RESULTS, JSON.stringify(counts));
+  if (counts.failed > 0) throw new Error(`${counts.failed} in-host test(s) failed`);
+}
