@@ -2,6 +2,8 @@
 // unresolvable on purpose: a `vscode` import reachable from the core fails this build.
 // `--tests` also bundles the in-host test suite and the fake model server; `--watch` rebuilds.
 import * as esbuild from "esbuild";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
@@ -64,7 +66,12 @@ async function main() {
       const ctx = await esbuild.context({ ...options, logLevel: "info" });
       await ctx.watch();
     }
-    console.log("[esbuild] watching src/ (Ctrl+C to stop)");
+    // The webview is Vite's: watch it in the same terminal.
+    spawn(process.execPath, [join(root, "node_modules", "vite", "bin", "vite.js"), "build", "--watch", "--config", "webview-ui/vite.config.mts"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    console.log("[esbuild] watching src/ and webview-ui/ (Ctrl+C to stop)");
     return;
   }
   await Promise.all(all.map((options) => esbuild.build(options)));

@@ -24,18 +24,23 @@ export async function openWorkbench(settings: Record<string, unknown>): Promise<
   const workspace = join(mkdtempSync(join(tmpdir(), "kiln-e2e-ws-")), "workspace");
   cpSync(join(root, "test", "fixtures", "workspace"), workspace, { recursive: true });
   const server = await startCodeServer({ profile });
-  const browser = await launchChromium();
-  const page = await browser.newPage();
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-  await page.waitForSelector(".activitybar", { timeout: 120_000 });
+  const opened = await openInChromium(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
   return {
-    page,
-    browser,
+    ...opened,
     async close() {
-      await browser.close();
+      await opened.close();
       await server.stop();
     },
   };
+}
+
+/** Opens a workbench URL in headless Chromium and waits for the workbench to be up. */
+export async function openInChromium(url: string): Promise<Workbench> {
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForSelector(".activitybar", { timeout: 120_000 });
+  return { page, browser, close: () => browser.close() };
 }
 
 /** Clicks the Kiln activity-bar entry and returns the chat webview's inner frame. */
