@@ -1,0 +1,11 @@
+// `npm run bench`: bundles test/bench and runs it. Prints numbers; asserts nothing.
+import * as esbuild from "esbuild";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(fileURLToPath(new URL(".", import.meta.url)), "..");
+const outfile = join(root, "out", "bench", "main.mjs");
+await esbuild.build({ absWorkingDir: root, entryPoints: ["test/bench/main.ts"], bundle: true, platform: "node", target: "node20", format: "esm", outfile, logLevel: "warning" });
+const run = spawnSync(process.execPath, ["--expose-gc", outfile], { stdio: "inherit" });
+process.exit(run.status ?? 1);

@@ -1,0 +1,3 @@
+import { runParserBench } from "./parserBench";
+
+runParserBench();
