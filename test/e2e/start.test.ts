@@ -3,27 +3,32 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll, expect, it } from "vitest";
+import type { Frame } from "puppeteer-core";
+import { afterEach, expect, it } from "vitest";
 import { cleanEnv, freePort, root } from "../../scripts/lib/codeServer.mjs";
+import { FakeModelServer } from "../fixtures/fakeModelServer";
 import { openInChromium, openKilnView, resultsDir, sendTask, type Workbench } from "./workbench";
 
 let start: ChildProcess | undefined;
 let workbench: Workbench | undefined;
+let model: FakeModelServer | undefined;
 
-afterAll(async () => {
+afterEach(async () => {
   await workbench?.close();
+  await model?.close();
   if (start && start.exitCode === null) {
     const exited = new Promise((resolve) => start!.once("exit", resolve));
     start.kill("SIGINT");
     await exited;
   }
+  workbench = model = start = undefined;
 });
 
-it("the README's start command, with no API key, opens a VS Code whose Kiln view answers", async () => {
-  // The test run has just packaged the vsix; the start script's own build is the same npm script.
+/** Runs the start script as the README does (the test run has just packaged the vsix). */
+async function runStart(env: Record<string, string>): Promise<{ url: string; output: string }> {
   start = spawn(process.execPath, [join(root, "scripts", "start.mjs")], {
     cwd: root,
-    env: cleanEnv({ KILN_START_SKIP_BUILD: "1", KILN_PORT: String(await freePort()), KILN_DEV_DIR: mkdtempSync(join(tmpdir(), "kiln-start-")) }),
+    env: cleanEnv({ KILN_START_SKIP_BUILD: "1", KILN_PORT: String(await freePort()), KILN_DEV_DIR: mkdtempSync(join(tmpdir(), "kiln-start-")), ...env }),
     stdio: ["ignore", "pipe", "inherit"],
   });
   const output: string[] = [];
@@ -35,19 +40,45 @@ it("the README's start command, with no API key, opens a VS Code whose Kiln view
     });
     start!.once("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output.join("\n")}`)));
   });
-  expect(output.join("\n")).toMatch(/FAKE model server/);
+  return { url, output: output.join("\n") };
+}
+
+function finalReply(frame: Frame, contains: string): Promise<string> {
+  return frame
+    .waitForFunction(
+      (needle) => {
+        const all = document.querySelectorAll('[data-testid="message-assistant"]');
+        const last = all[all.length - 1] as HTMLElement | undefined;
+        return last?.dataset.partial === "false" && last.innerText.includes(needle) ? last.innerText : false;
+      },
+      { timeout: 60_000 },
+      contains,
+    )
+    .then((handle) => handle.jsonValue() as Promise<string>);
+}
+
+it("the start command with no API key opens a VS Code whose Kiln view answers from the fake model server", async () => {
+  const { url, output } = await runStart({});
+  expect(output).toMatch(/FAKE model server/);
   workbench = await openInChromium(url);
   const frame = await openKilnView(workbench.page);
   await sendTask(frame, "Are you there?");
-  await frame.waitForFunction(
-    () => {
-      const all = document.querySelectorAll('[data-testid="message-assistant"]');
-      const last = all[all.length - 1] as HTMLElement | undefined;
-      return last?.dataset.partial === "false" && last.innerText.includes("Are you there?");
-    },
-    { timeout: 60_000 },
-  );
-  const reply = await frame.evaluate(() => (document.querySelector('[data-testid="message-assistant"]') as HTMLElement).innerText);
-  expect(reply).toMatch(/fake model server/);
+  expect(await finalReply(frame, "Are you there?")).toMatch(/fake model server/);
   await workbench.page.screenshot({ path: join(resultsDir, "e2e-start.png") });
+});
+
+it("the start command with ANTHROPIC_API_KEY configures Kiln for Anthropic with that key", async () => {
+  const key = "sk-ant-e2e-key";
+  model = await new FakeModelServer({ apiKey: key }).start();
+  const { url, output } = await runStart({ ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: model.anthropicBaseUrl });
+  expect(output).toMatch(/configured for Anthropic/);
+  expect(output).not.toContain(key);
+  workbench = await openInChromium(url);
+  const frame = await openKilnView(workbench.page);
+  model.enqueue({ text: "Hello from the Anthropic protocol." });
+  await sendTask(frame, "Which API is this?");
+  await finalReply(frame, "Hello from the Anthropic protocol.");
+  const request = model.requests.at(-1)!;
+  expect(request.protocol).toBe("anthropic");
+  expect(request.body.model).toBe("claude-sonnet-4-5");
 });
