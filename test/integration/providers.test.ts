@@ -133,3 +133,18 @@ it.each(["anthropic", "openai"] as const)("%s: a server that is down is a networ
   expect(err.kind).toBe("network");
   expect(err.message).toMatch(/Could not reach/);
 });
+
+describe.each(["anthropic", "openai"] as const)("%s native tool calls through the assembler", (kind) => {
+  it("assembles a large streamed call exactly", async () => {
+    const { NativeToolCallAssembler } = await import("../../src/core/toolcall/native/NativeToolCallAssembler");
+    const content = 'export const x = "</content>";\n'.repeat(2000);
+    server.enqueue({ text: "Writing the file.", toolCalls: [{ id: "call_w", name: "write_to_file", arguments: { path: "big.ts", content, line_count: 2000 } }] });
+    const assembler = new NativeToolCallAssembler();
+    for await (const event of provider(kind).stream({ system: "", messages: [{ role: "user", content: "go" }] })) {
+      if (event.type === "tool_call_delta") assembler.add(event);
+    }
+    expect(assembler.finalize()).toEqual([
+      { type: "tool_use", id: "call_w", name: "write_to_file", partial: false, params: { path: "big.ts", content, line_count: "2000" } },
+    ]);
+  });
+});

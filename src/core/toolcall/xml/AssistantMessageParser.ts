@@ -10,22 +10,9 @@
  * split of the message give the same blocks as the message in one piece.
  */
 
-export interface TextBlock {
-  type: "text";
-  content: string;
-  partial: boolean;
-}
+import type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../types";
 
-export interface ToolUseBlock {
-  type: "tool_use";
-  name: string;
-  params: Record<string, string>;
-  partial: boolean;
-  /** Set when the call cannot run as written (a limit was passed); tells the model what to fix. */
-  error?: string;
-}
-
-export type AssistantContentBlock = TextBlock | ToolUseBlock;
+export type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../types";
 
 export interface ParserLimits {
   /** Characters in the whole message. */
