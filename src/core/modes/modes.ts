@@ -1,0 +1,70 @@
+import type { ToolGroup } from "../tools/defineTool";
+
+export type GroupEntry = Exclude<ToolGroup, "always"> | [Exclude<ToolGroup, "always">, { fileRegex?: string; description?: string }];
+
+export interface Mode {
+  slug: string;
+  name: string;
+  roleDefinition: string;
+  groups: GroupEntry[];
+}
+
+export const BUILTIN_MODES: readonly Mode[] = [
+  {
+    slug: "code",
+    name: "Code",
+    roleDefinition: "You are Kiln, a skilled software engineer working in the user's editor. You read, write and run code to finish the task.",
+    groups: ["read", "edit", "browser", "command", "mcp"],
+  },
+  {
+    slug: "architect",
+    name: "Architect",
+    roleDefinition: "You are Kiln, a technical lead who plans before building: gather context, then write the plan in Markdown.",
+    groups: ["read", ["edit", { fileRegex: "\\.md$", description: "Markdown files only" }], "browser", "mcp"],
+  },
+  {
+    slug: "ask",
+    name: "Ask",
+    roleDefinition: "You are Kiln, a knowledgeable assistant who answers questions about the code without changing it.",
+    groups: ["read", "browser", "mcp"],
+  },
+  {
+    slug: "debug",
+    name: "Debug",
+    roleDefinition: "You are Kiln, an expert at diagnosing problems: find the cause methodically, then fix it.",
+    groups: ["read", "edit", "browser", "command", "mcp"],
+  },
+  {
+    slug: "orchestrator",
+    name: "Orchestrator",
+    roleDefinition: "You are Kiln, a coordinator who splits complex work into subtasks and delegates them to the right modes.",
+    groups: [],
+  },
+];
+
+export function findMode(slug: string, modes: readonly Mode[] = BUILTIN_MODES): Mode | undefined {
+  return modes.find((m) => m.slug === slug);
+}
+
+export type ModeCheck = { ok: true } | { ok: false; reason: string };
+
+/** Enforced at call time, not only stated in the prompt. */
+export function checkMode(mode: Mode, group: ToolGroup, toolName: string, paths: readonly string[]): ModeCheck {
+  if (group === "always") return { ok: true };
+  const entry = mode.groups.find((g) => (Array.isArray(g) ? g[0] : g) === group);
+  if (!entry) return { ok: false, reason: `${toolName} (${group} group) is not available in ${mode.name} mode.` };
+  if (Array.isArray(entry) && entry[1].fileRegex) {
+    const pattern = new RegExp(entry[1].fileRegex);
+    const refused = paths.filter((path) => !pattern.test(path));
+    if (refused.length > 0) {
+      const what = entry[1].description ?? `files matching ${entry[1].fileRegex}`;
+      return { ok: false, reason: `${mode.name} mode may ${group} only ${what}; ${refused.join(", ")} is not one.` };
+    }
+  }
+  return { ok: true };
+}
+
+export function toolsForMode<T extends { group: ToolGroup }>(mode: Mode, tools: readonly T[]): T[] {
+  const groups = new Set(mode.groups.map((g) => (Array.isArray(g) ? g[0] : g)));
+  return tools.filter((t) => t.group === "always" || groups.has(t.group as Exclude<ToolGroup, "always">));
+}

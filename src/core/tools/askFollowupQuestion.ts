@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { defineTool, type Suggestion } from "./defineTool";
+import { p } from "./params";
+import { asArray, parseStructured } from "./structured";
+
+const suggestionSchema = z.union([z.string().min(1), z.object({ text: z.string().min(1), mode: z.string().optional() })]);
+
+/** `<suggest>A</suggest><suggest mode="code">B</suggest>`-style XML or a JSON list. */
+export function parseSuggestions(text: string | undefined): { ok: true; suggestions: Suggestion[] } | { ok: false; error: string } {
+  if (text === undefined || text.trim() === "") return { ok: true, suggestions: [] };
+  const parsed = parseStructured(text);
+  if (!parsed.ok) return { ok: false, error: `<follow_up> is ${parsed.error}` };
+  const value = parsed.value as { suggest?: unknown } | unknown[] | string;
+  const list = Array.isArray(value) ? value : typeof value === "object" && value !== null ? asArray(value.suggest) : [];
+  const suggestions: Suggestion[] = [];
+  for (const entry of list) {
+    const result = suggestionSchema.safeParse(entry);
+    if (!result.success) return { ok: false, error: "each suggestion must be text, or {text, mode}" };
+    suggestions.push(typeof result.data === "string" ? { text: result.data } : result.data);
+  }
+  return { ok: true, suggestions };
+}
+
+export const askFollowupQuestionTool = defineTool({
+  name: "ask_followup_question",
+  group: "always",
+  description: "Ask the user a question when you need an answer to go on. Offer 2-4 likely answers as suggestions. The task waits for the reply.",
+  params: {
+    question: p.string("The question"),
+    follow_up: p.string("Suggested answers: <suggest>answer</suggest> for each (or a JSON list of strings)", { optional: true, raw: true }),
+  },
+  async execute(args) {
+    const parsed = parseSuggestions(args.follow_up);
+    if (!parsed.ok) return { kind: "result", text: `Error: ${parsed.error}.` };
+    return { kind: "question", question: args.question, suggestions: parsed.suggestions };
+  },
+});

@@ -1,0 +1,49 @@
+import { askFollowupQuestionTool } from "./askFollowupQuestion";
+import { attemptCompletionTool } from "./attemptCompletion";
+import type { AnyTool } from "./defineTool";
+import { listFilesTool } from "./listFiles";
+import { toJsonSchema, toXmlUsage } from "./params";
+import { readFileTool } from "./readFile";
+import { writeToFileTool } from "./writeToFile";
+
+export interface NativeToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyTool>();
+
+  constructor(tools: readonly AnyTool[]) {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
+      this.tools.set(tool.name, tool);
+    }
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): AnyTool[] {
+    return [...this.tools.values()];
+  }
+
+  /** Tool name -> its param names, what the XML parser needs to know what may open. */
+  xmlParams(tools: readonly AnyTool[] = this.list()): Record<string, string[]> {
+    return Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.params)]));
+  }
+
+  nativeSchemas(tools: readonly AnyTool[] = this.list()): NativeToolSchema[] {
+    return tools.map((t) => ({ name: t.name, description: t.description, parameters: toJsonSchema(t.params) }));
+  }
+
+  xmlSection(tools: readonly AnyTool[] = this.list()): string {
+    return tools.map((t) => `## ${t.name}\n${t.description}\n${toXmlUsage(t.name, t.params)}`).join("\n\n");
+  }
+}
+
+export function createDefaultRegistry(): ToolRegistry {
+  return new ToolRegistry([readFileTool, listFilesTool, writeToFileTool, askFollowupQuestionTool, attemptCompletionTool]);
+}
