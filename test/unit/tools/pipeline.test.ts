@@ -22,14 +22,15 @@ beforeEach(() => {
   answer = { approved: true };
 });
 
-function deps(overrides: Partial<PipelineDeps> & { auto?: AutoApprovePolicy["groups"]; mode?: string } = {}): PipelineDeps {
+function deps(options: { auto?: AutoApprovePolicy["groups"]; mode?: string } & Pick<Partial<PipelineDeps>, "maxResultChars" | "saveOverflow"> = {}): PipelineDeps {
+  const { auto, mode, ...rest } = options;
   return {
     registry: createDefaultRegistry(),
-    mode: findMode(typeof overrides.mode === "string" ? overrides.mode : "code")!,
+    mode: findMode(mode ?? "code")!,
     approvals: { request: async (r) => (asked.push(r), answer) },
-    autoApprove: { groups: overrides.auto ?? new Set(), outsideWorkspace: false },
+    autoApprove: { groups: auto ?? new Set(), outsideWorkspace: false },
     context: { cwd, fs: new NodeFileSystem(), signal: new AbortController().signal },
-    ...Object.fromEntries(Object.entries(overrides).filter(([k]) => k !== "auto" && k !== "mode")),
+    ...rest,
   };
 }
 
