@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function run(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function run(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY|^KILN_/.test(k)));
   const child = spawn(process.execPath, [cli, ...args], { env: { ...clean, ...env } });
   let stdout = "";
@@ -31,33 +31,35 @@ function run(args: string[], env: Record<string, string>, stdin?: string): Promi
 describe("headless CLI", () => {
   it("streams the reply of the same agent core to stdout", async () => {
     server.enqueue({ text: "Files look fine to me." });
-    const result = await run(["--provider", "openai", "--base-url", server.openaiBaseUrl, "check the files"], { OPENAI_API_KEY: "sk-cli" });
+    const result = await run(["chat", "--provider", "openai", "--base-url", server.openaiBaseUrl, "check the files"], { OPENAI_API_KEY: "sk-cli" });
     expect(result).toMatchObject({ code: 0, stdout: "Files look fine to me.\n" });
     expect(server.requests.at(-1)!.body.messages).toContainEqual({ role: "user", content: "check the files" });
   });
 
-  it("reads the prompt from stdin and prints a JSON transcript", async () => {
+  it("reads the prompt from stdin and prints JSON events, one a line", async () => {
     server.enqueue({ text: "from stdin" });
-    const result = await run(["--provider", "anthropic", "--base-url", server.anthropicBaseUrl, "--json"], { ANTHROPIC_API_KEY: "sk-cli" }, "question on stdin");
+    const result = await run(["chat", "--provider", "anthropic", "--base-url", server.anthropicBaseUrl, "--json"], { ANTHROPIC_API_KEY: "sk-cli" }, "question on stdin");
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).items).toMatchObject([
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; item?: { role: string; text?: string } });
+    expect(events.filter((e) => e.type === "appended").map((e) => e.item)).toMatchObject([
       { role: "user", text: "question on stdin" },
-      { role: "assistant", text: "from stdin" },
+      { role: "assistant", text: expect.stringMatching(/^from/) },
     ]);
+    expect(events.some((e) => e.type === "textDelta")).toBe(true);
   });
 
   it("exits 1 with a readable message when the key is missing or wrong", async () => {
-    const none = await run(["--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], {});
+    const none = await run(["chat", "--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], {});
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/No OpenAI API key is set/);
-    const wrong = await run(["--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], { OPENAI_API_KEY: "sk-bad" });
+    const wrong = await run(["chat", "--provider", "openai", "--base-url", server.openaiBaseUrl, "hi"], { OPENAI_API_KEY: "sk-bad" });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/rejected the API key/);
     expect(wrong.stderr).not.toContain("sk-bad");
   });
 
   it("exits 2 with usage on bad arguments", async () => {
-    const result = await run(["--provider", "gemini", "hi"], {});
+    const result = await run(["chat", "--provider", "gemini", "hi"], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--provider must be one of/);
   });

@@ -144,7 +144,14 @@ describe.each(["anthropic", "openai"] as const)("%s native tool calls through th
       if (event.type === "tool_call_delta") assembler.add(event);
     }
     expect(assembler.finalize()).toEqual([
-      { type: "tool_use", id: "call_w", name: "write_to_file", partial: false, params: { path: "big.ts", content, line_count: "2000" } },
+      {
+        type: "tool_use",
+        id: "call_w",
+        name: "write_to_file",
+        partial: false,
+        params: { path: "big.ts", content, line_count: "2000" },
+        input: { path: "big.ts", content, line_count: 2000 },
+      },
     ]);
   });
 });

@@ -62,6 +62,37 @@ function Message({ item, busy }: { item: ChatItem; busy: boolean }) {
           {item.text}
         </div>
       );
+    case "tool":
+      return (
+        <div className="message tool" data-testid="message-tool" data-status={item.status}>
+          <div className="tool-title">
+            {item.name} {item.params.path ?? ""} <span className="tool-status">{item.status}</span>
+          </div>
+          {item.result !== undefined && (
+            <details>
+              <summary>Result</summary>
+              <pre>{item.result}</pre>
+            </details>
+          )}
+        </div>
+      );
+    case "question":
+      return (
+        <div className="message assistant" data-testid="message-question">
+          {item.question}
+          {item.suggestions.map((s) => (
+            <button key={s.text} className="secondary suggestion" disabled={busy} onClick={() => send({ type: "chat/send", text: s.text })}>
+              {s.text}
+            </button>
+          ))}
+        </div>
+      );
+    case "completion":
+      return (
+        <div className="message completion" data-testid="message-completion">
+          {item.result}
+        </div>
+      );
     case "error":
       return (
         <div className="message error" role="alert" data-testid="message-error" data-kind={item.error.kind}>

@@ -1,13 +1,22 @@
 import { Emitter, type Disposable } from "../../shared/disposable";
-import type { AssistantItem, ChatItem } from "../../shared/protocol/chat";
+import type { AssistantItem, ChatItem, ToolItem } from "../../shared/protocol/chat";
 import { CancelledError, ProviderError, toProviderError } from "../llm/errors";
-import type { LlmMessage, Provider } from "../llm/types";
+import type { LlmContent, LlmMessage, Provider } from "../llm/types";
 import type { Logger } from "../ports";
+import type { Toolbox } from "./toolbox";
+import { BlockPresenter } from "./presenter";
+import { RepetitionGuard } from "./guards";
+import { AssistantMessageParser } from "../toolcall/xml/AssistantMessageParser";
+import { NativeToolCallAssembler } from "../toolcall/native/NativeToolCallAssembler";
+import type { ToolUseBlock } from "../toolcall/types";
+import { runToolCall } from "../tools/pipeline";
 
 export interface TaskOptions {
   /** Resolved per request, so a key or setting changed after an error is picked up by Retry. */
   getProvider(): Promise<Provider>;
   logger: Logger;
+  /** Without tools the task is a plain chat: one streamed reply per message. */
+  toolbox?: Toolbox;
   systemPrompt?: string;
 }
 
@@ -16,22 +25,45 @@ export type TaskEvent =
   | { type: "textDelta"; id: string; delta: string; field: "text" | "reasoning" }
   | { type: "itemChanged"; item: ChatItem }
   | { type: "itemRemoved"; id: string }
-  | { type: "busy"; busy: boolean };
+  | { type: "busy"; busy: boolean }
+  | { type: "status"; status: TaskStatus; reason?: string };
 
-const DEFAULT_SYSTEM_PROMPT =
-  "You are Kiln, an AI coding assistant inside VS Code. Answer clearly and concisely; use Markdown for code.";
+/** idle: ready for a message; answering: a question waits for the user; the rest end a run. */
+export type TaskStatus = "idle" | "running" | "answering" | "completed" | "failed" | "stopped";
+
+const CHAT_PROMPT = "You are Kiln, an AI coding assistant inside VS Code. Answer clearly and concisely; use Markdown for code.";
+const MAX_CONSECUTIVE_ERRORS = 3;
+const MAX_NO_TOOL_REPLIES = 3;
 
 /**
- * One conversation with the model. For now a turn is one streamed reply; the tool loop builds on
- * this. The Task owns the chat items and the API history and reports every change as an event.
+ * A call that the user's next message answers (a question, or feedback on a completion), with the
+ * results of the other calls of that turn, which go in the same message.
+ */
+interface Pending {
+  name: string;
+  /** Native call id; undefined for XML. */
+  id: string | undefined;
+  results: LlmContent[];
+  texts: string[];
+}
+
+/**
+ * One conversation with the model, and the loop: request, stream through the parser, run the
+ * tools, send their results, until the model completes, asks, fails, or a limit stops it.
  */
 export class Task implements Disposable {
   private readonly items: ChatItem[] = [];
+  /** The API conversation; append-only, so it can be saved and replayed. */
   private readonly history: LlmMessage[] = [];
   private readonly events = new Emitter<TaskEvent>();
   readonly onDidChange = this.events.event;
   private controller: AbortController | undefined;
   private nextId = 1;
+  private requests = 0;
+  private pending: Pending | undefined;
+  private readonly repetition = new RepetitionGuard();
+  private consecutiveErrors = 0;
+  private statusValue: TaskStatus = "idle";
 
   constructor(private readonly options: TaskOptions) {}
 
@@ -39,37 +71,42 @@ export class Task implements Disposable {
     return this.controller !== undefined;
   }
 
+  get status(): TaskStatus {
+    return this.statusValue;
+  }
+
   snapshot(): ChatItem[] {
     return this.items.map((item) => ({ ...item }));
+  }
+
+  /** The API messages so far (a copy), for saving and for tests. */
+  apiHistory(): LlmMessage[] {
+    return structuredClone(this.history);
   }
 
   async send(text: string): Promise<void> {
     if (this.busy) throw new Error("a reply is still streaming; wait for it or cancel it first");
     this.append({ id: this.newId(), role: "user", text });
-    const last = this.history.at(-1);
-    if (last?.role === "user") {
-      // The previous request failed and the user moved on: APIs want turns to alternate.
-      last.content += `\n\n${text}`;
-    } else {
-      this.history.push({ role: "user", content: text });
-    }
-    await this.runTurn();
+    this.addUserText(text);
+    this.consecutiveErrors = 0;
+    this.repetition.reset();
+    await this.run();
   }
 
   /** Drops the failed attempt (error and any partial reply) and asks the model again. */
   async retry(): Promise<void> {
     if (this.busy) return;
     if (this.history.at(-1)?.role !== "user") {
-      this.options.logger.warn("retry ignored: the last turn did not fail");
+      this.options.logger.warn("retry ignored: the last request did not fail");
       return;
     }
     while (this.items.length > 0) {
       const last = this.items[this.items.length - 1]!;
-      if (last.role === "user") break;
+      if (last.role === "user" || last.role === "tool") break;
       this.items.pop();
       this.events.fire({ type: "itemRemoved", id: last.id });
     }
-    await this.runTurn();
+    await this.run();
   }
 
   cancel(): void {
@@ -81,42 +118,67 @@ export class Task implements Disposable {
     this.events.dispose();
   }
 
-  private async runTurn(): Promise<void> {
+  /** The user's words, as the answer to a pending call where there is one. */
+  private addUserText(text: string): void {
+    const last = this.history.at(-1);
+    if (this.pending) {
+      const { name, id, results, texts } = this.pending;
+      this.pending = undefined;
+      const answer = name === "ask_followup_question" ? `<answer>\n${text}\n</answer>` : `The user replied:\n<feedback>\n${text}\n</feedback>`;
+      if (id) {
+        const content: LlmContent[] = [...results, { type: "tool_result", toolUseId: id, content: answer }, ...texts.map((t) => ({ type: "text" as const, text: t }))];
+        this.history.push({ role: "user", content });
+      } else {
+        this.history.push({ role: "user", content: [...texts, `[${name}] Result:\n${answer}`].join("\n\n") });
+      }
+    } else if (last?.role === "user") {
+      // The previous request failed and the user moved on: APIs want turns to alternate.
+      last.content = typeof last.content === "string" ? `${last.content}\n\n${text}` : [...last.content, { type: "text", text }];
+    } else {
+      this.history.push({ role: "user", content: text });
+    }
+  }
+
+  private setStatus(status: TaskStatus, reason?: string): void {
+    this.statusValue = status;
+    this.events.fire({ type: "status", status, reason });
+  }
+
+  private async run(): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
     this.events.fire({ type: "busy", busy: true });
-    let reply: AssistantItem | undefined;
+    this.setStatus("running");
     try {
-      const provider = await this.options.getProvider();
-      const stream = provider.stream({
-        system: this.options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        messages: this.history,
-        signal: controller.signal,
-      });
-      for await (const event of stream) {
-        if (event.type === "text" || event.type === "reasoning") {
-          if (!reply) {
-            reply = { id: this.newId(), role: "assistant", text: "", partial: true };
-            this.append(reply);
-          }
-          const field = event.type === "text" ? "text" : "reasoning";
-          reply[field] = (reply[field] ?? "") + event.text;
-          this.events.fire({ type: "textDelta", id: reply.id, delta: event.text, field });
+      let noToolReplies = 0;
+      for (;;) {
+        const toolbox = this.options.toolbox;
+        if (toolbox && this.requests >= toolbox.maxRequests) {
+          this.stop("stopped", `The task reached its limit of ${toolbox.maxRequests} requests. Send a message to go on.`);
+          return;
         }
-      }
-      if (!reply || reply.text.length === 0) {
-        throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
-      }
-      this.finish(reply);
-      this.history.push({ role: "assistant", content: reply.text });
-    } catch (raw) {
-      const err = toProviderError(raw, "The provider");
-      if (reply) this.finish(reply);
-      if (err instanceof CancelledError) {
-        this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: "Cancelled. Retry to ask again.", retryable: true } });
-      } else {
-        this.options.logger.warn(`request failed (${err.kind}${err.status ? ` ${err.status}` : ""}): ${err.message}`);
-        this.append({ id: this.newId(), role: "error", error: err.toChatError() });
+        this.requests++;
+        const turn = await this.streamTurn(controller.signal);
+        if (!turn) return;
+        if (!toolbox) {
+          this.setStatus("idle");
+          return;
+        }
+        if (turn.tools.length === 0) {
+          noToolReplies++;
+          if (noToolReplies >= MAX_NO_TOOL_REPLIES) {
+            this.stop("failed", "The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on.");
+            return;
+          }
+          this.history.push({
+            role: "user",
+            content: "[ERROR] You did not use a tool. Use a tool for the next step; use attempt_completion if the task is done or ask_followup_question if you need the user.",
+          });
+          continue;
+        }
+        noToolReplies = 0;
+        const next = await this.runTools(turn.tools, turn.native, controller.signal);
+        if (next === "done") return;
       }
     } finally {
       this.controller = undefined;
@@ -124,9 +186,210 @@ export class Task implements Disposable {
     }
   }
 
-  private finish(reply: AssistantItem): void {
-    reply.partial = false;
-    this.events.fire({ type: "itemChanged", item: { ...reply } });
+  /** One request: streams text into chat items, returns the tool calls, or undefined on failure. */
+  private async streamTurn(signal: AbortSignal): Promise<{ tools: ToolUseBlock[]; native: boolean } | undefined> {
+    const toolbox = this.options.toolbox;
+    const parser = new AssistantMessageParser(toolbox ? toolbox.xmlParams() : {});
+    const assembler = new NativeToolCallAssembler();
+    const sink = {
+      append: (item: AssistantItem | ToolItem) => this.append(item),
+      textDelta: (id: string, delta: string) => {
+        const item = this.find(id);
+        if (item?.role === "assistant") item.text += delta;
+        this.events.fire({ type: "textDelta", id, delta, field: "text" });
+      },
+      changed: (item: ToolItem) => this.replace(item),
+      newId: () => this.newId(),
+    };
+    const textView = new BlockPresenter(sink);
+    const nativeView = new BlockPresenter(sink);
+    let raw = "";
+    let reasoning: AssistantItem | undefined;
+    try {
+      const provider = await this.options.getProvider();
+      const stream = provider.stream({
+        system: toolbox ? toolbox.systemPrompt() : (this.options.systemPrompt ?? CHAT_PROMPT),
+        messages: this.history,
+        tools: toolbox?.protocol === "native" ? toolbox.nativeTools() : undefined,
+        signal,
+      });
+      for await (const event of stream) {
+        if (event.type === "text") {
+          raw += event.text;
+          textView.update(parser.processChunk(event.text));
+        } else if (event.type === "reasoning") {
+          if (!reasoning) {
+            reasoning = { id: this.newId(), role: "assistant", text: "", reasoning: "", partial: true };
+            this.append(reasoning);
+          }
+          reasoning.reasoning = (reasoning.reasoning ?? "") + event.text;
+          this.events.fire({ type: "textDelta", id: reasoning.id, delta: event.text, field: "reasoning" });
+        } else if (event.type === "tool_call_delta") {
+          assembler.add(event);
+          nativeView.update(assembler.blocks());
+        }
+      }
+      parser.finalizeContentBlocks();
+      const nativeBlocks = assembler.finalize();
+      textView.update(parser.getContentBlocks(), true);
+      nativeView.update(nativeBlocks, true);
+      this.finishTextItems();
+      const xmlTools = parser.getContentBlocks().filter((b): b is ToolUseBlock => b.type === "tool_use");
+      if (raw.trim() === "" && nativeBlocks.length === 0 && !reasoning) {
+        throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
+      }
+      const native = nativeBlocks.length > 0;
+      this.history.push(this.assistantMessage(raw, nativeBlocks));
+      const tools = [...xmlTools, ...nativeBlocks];
+      for (const block of tools) {
+        const id = textView.idOf(block) ?? nativeView.idOf(block);
+        if (id) this.toolIds.set(block, id);
+      }
+      return { tools, native };
+    } catch (rawErr) {
+      this.finishTextItems();
+      const err = toProviderError(rawErr, "The provider");
+      if (err instanceof CancelledError) {
+        this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: "Cancelled. Retry to ask again.", retryable: true } });
+        this.setStatus("stopped", "cancelled");
+      } else {
+        this.options.logger.warn(`request failed (${err.kind}${err.status ? ` ${err.status}` : ""}): ${err.message}`);
+        this.append({ id: this.newId(), role: "error", error: err.toChatError() });
+        this.setStatus("failed", err.message);
+      }
+      return undefined;
+    }
+  }
+
+  private readonly toolIds = new Map<ToolUseBlock, string>();
+
+  private assistantMessage(raw: string, nativeBlocks: ToolUseBlock[]): LlmMessage {
+    if (nativeBlocks.length === 0) return { role: "assistant", content: raw };
+    const content: LlmContent[] = raw ? [{ type: "text", text: raw }] : [];
+    for (const block of nativeBlocks) {
+      block.id ??= `call_${this.newId()}`;
+      content.push({ type: "tool_use", id: block.id, name: block.name || "unknown", input: block.input ?? {} });
+    }
+    return { role: "assistant", content };
+  }
+
+  /**
+   * Runs the calls in order. Native calls each get exactly one tool_result in the next message
+   * (skipped ones too); XML calls get their results as text.
+   */
+  private async runTools(tools: ToolUseBlock[], native: boolean, signal: AbortSignal): Promise<"continue" | "done"> {
+    const toolbox = this.options.toolbox!;
+    const results: LlmContent[] = [];
+    const texts: string[] = [];
+    let stopAfter: "continue" | "done" = "continue";
+    let skipRest: string | undefined;
+    let waitFor: { block: ToolUseBlock; status: TaskStatus } | undefined;
+    for (const block of tools) {
+      const itemId = this.toolIds.get(block);
+      const report = (forModel: string, isError: boolean) => {
+        if (block.id && native) results.push({ type: "tool_result", toolUseId: block.id, content: forModel, isError });
+        else texts.push(`[${block.name}] Result:\n${forModel}`);
+      };
+      if (skipRest) {
+        this.updateTool(itemId, "error", skipRest);
+        report(skipRest, true);
+        continue;
+      }
+      const repeated = this.repetition.check(block);
+      if (repeated) {
+        this.updateTool(itemId, "error", repeated);
+        report(`Error: ${repeated}`, true);
+        this.stop("stopped", repeated);
+        stopAfter = "done";
+        skipRest = `Skipped: ${repeated}`;
+        continue;
+      }
+      this.updateTool(itemId, "running");
+      const result = await runToolCall(block, toolbox.pipeline(signal));
+      if (signal.aborted) {
+        report("The user cancelled the task.", true);
+        skipRest = "Skipped: the task was cancelled.";
+        this.stop("stopped", "cancelled");
+        stopAfter = "done";
+        continue;
+      }
+      if (result.status === "done" && result.outcome.kind !== "result") {
+        // A question or a completion: the user's next message answers it; later calls are skipped.
+        this.updateTool(itemId, "done");
+        if (result.outcome.kind === "question") {
+          this.append({ id: this.newId(), role: "question", question: result.outcome.question, suggestions: result.outcome.suggestions });
+        } else {
+          this.append({ id: this.newId(), role: "completion", result: result.outcome.result, command: result.outcome.command });
+        }
+        waitFor = { block, status: result.outcome.kind === "question" ? "answering" : "completed" };
+        skipRest = `Skipped: ${block.name} came first and ended the turn.`;
+        continue;
+      }
+      this.updateTool(itemId, result.status, result.forModel);
+      report(result.forModel, result.status !== "done");
+      if (result.status === "denied") {
+        skipRest = `Skipped: the user denied ${block.name} before this call.`;
+        this.consecutiveErrors = 0;
+      } else if (result.status === "error") {
+        this.consecutiveErrors++;
+        if (this.consecutiveErrors >= MAX_CONSECUTIVE_ERRORS) {
+          this.stop("stopped", `${MAX_CONSECUTIVE_ERRORS} tool calls failed in a row. Tell Kiln how to go on, or start a new task.`);
+          stopAfter = "done";
+          skipRest = "Skipped: too many errors in a row.";
+        }
+      } else {
+        this.consecutiveErrors = 0;
+      }
+    }
+    if (waitFor) {
+      this.pending = { name: waitFor.block.name, id: native ? waitFor.block.id : undefined, results, texts };
+      this.setStatus(waitFor.status);
+      return "done";
+    }
+    const content: LlmContent[] = [...results, ...texts.map((text) => ({ type: "text" as const, text }))];
+    this.history.push({ role: "user", content: native ? content : texts.join("\n\n") });
+    return stopAfter;
+  }
+
+
+  private stop(status: TaskStatus, reason: string): void {
+    this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: reason, retryable: false } });
+    this.setStatus(status, reason);
+  }
+
+  private updateTool(id: string | undefined, status: ToolItem["status"], result?: string): void {
+    if (!id) return;
+    const item = this.find(id);
+    if (item?.role !== "tool") return;
+    item.status = status;
+    if (result !== undefined) item.result = result;
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
+  private finishTextItems(): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const item = this.items[i]!;
+      if (item.role === "user") break;
+      if (item.role === "assistant" && item.partial) {
+        item.partial = false;
+        this.events.fire({ type: "itemChanged", item: { ...item } });
+      }
+    }
+  }
+
+  private find(id: string): ChatItem | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.id === id) return this.items[i];
+    return undefined;
+  }
+
+  private replace(item: ChatItem): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      if (this.items[i]!.id === item.id) {
+        this.items[i] = item;
+        break;
+      }
+    }
+    this.events.fire({ type: "itemChanged", item: { ...item } });
   }
 
   private append(item: ChatItem): void {

@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { LlmRequest, Provider, StreamEvent } from "./types";
+import { toAnthropicMessages, toAnthropicTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -28,7 +29,8 @@ export class AnthropicProvider implements Provider {
           model: this.model,
           max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
           system: request.system,
-          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          messages: toAnthropicMessages(request.messages),
+          ...(request.tools && request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
           stream: true,
         },
         { signal: request.signal },

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import type { LlmRequest, Provider, ProviderKind, StreamEvent } from "./types";
+import { toOpenAiMessages, toOpenAiTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
 
 /** OpenAI and every OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter…) share this. */
@@ -26,10 +27,8 @@ export class OpenAiProvider implements Provider {
           stream: true,
           stream_options: { include_usage: true },
           max_completion_tokens: request.maxTokens,
-          messages: [
-            { role: "system", content: request.system },
-            ...request.messages.map((m) => ({ role: m.role, content: m.content })),
-          ],
+          messages: toOpenAiMessages(request.system, request.messages),
+          ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
         },
         { signal: request.signal },
       );

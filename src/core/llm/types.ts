@@ -13,14 +13,29 @@ export interface ProviderConfig extends ProviderSettings {
   apiKey: string | undefined;
 }
 
+export type LlmContent =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; toolUseId: string; content: string; isError?: boolean };
+
 export interface LlmMessage {
   role: "user" | "assistant";
-  content: string;
+  /** Plain text, or blocks when native tool calls and their results are part of the turn. */
+  content: string | LlmContent[];
+}
+
+export interface NativeTool {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments object. */
+  parameters: Record<string, unknown>;
 }
 
 export interface LlmRequest {
   system: string;
   messages: readonly LlmMessage[];
+  /** Native tools; absent for plain chat and for the XML protocol. */
+  tools?: readonly NativeTool[];
   maxTokens?: number;
   signal?: AbortSignal;
 }

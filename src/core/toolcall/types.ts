@@ -14,6 +14,8 @@ export interface ToolUseBlock {
   partial: boolean;
   /** The provider's id for a native call; XML calls get one from the loop. */
   id?: string;
+  /** A native call's arguments as parsed, to send back to the API unchanged. */
+  input?: Record<string, unknown>;
   /** Set when the call cannot run as written; tells the model what to fix. */
   error?: string;
 }

@@ -1,43 +1,117 @@
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
+import type { ToolGroup } from "../../core/tools/defineTool";
 
 export interface CliArgs {
+  command: "run" | "chat";
   settings: ProviderSettings;
-  prompt: string;
+  prompt?: string;
   json: boolean;
+  workspace: string;
+  apiKeyEnv?: string;
+  mode: string;
+  protocol: "xml" | "native";
+  approve: Set<ToolGroup>;
+  maxRequests: number;
 }
 
-export const USAGE = `Usage: kiln [--provider anthropic|openai|openai-compatible] [--base-url URL] [--model ID] [--json] "prompt"
-The API key comes from ANTHROPIC_API_KEY, OPENAI_API_KEY or KILN_API_KEY (openai-compatible).
-Without "prompt", the prompt is read from standard input.`;
+export const USAGE = `Usage:
+  kiln run [options] "task"    run the agent with tools on a workspace
+  kiln chat [options] "prompt" one streamed reply, no tools
+Options:
+  --workspace DIR              workspace folder (default: current folder)
+  --provider KIND              anthropic | openai | openai-compatible (default anthropic)
+  --base-url URL  --model ID
+  --api-key-env NAME           read the API key from this variable (default ANTHROPIC_API_KEY,
+                               OPENAI_API_KEY or KILN_API_KEY by provider); never from argv
+  --mode SLUG                  code | architect | ask | debug | orchestrator (default code)
+  --protocol xml|native        how tools are called (default xml)
+  --approve none|read|all|GROUPS  what runs without asking (groups: read,edit,command,browser,mcp)
+  --max-requests N             stop after N model requests (default 50)
+  --json                       one JSON event per line on stdout
+Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 usage, 3 stopped.`;
 
 export class UsageError extends Error {}
 
-/** Parses argv by hand: four flags do not justify a dependency. */
-export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>): Omit<CliArgs, "prompt"> & { prompt?: string } {
-  const settings: ProviderSettings = {
-    kind: (env.KILN_PROVIDER as ProviderKind | undefined) ?? "anthropic",
-    baseUrl: env.KILN_BASE_URL ?? "",
-    model: env.KILN_MODEL ?? "",
+const GROUPS: readonly ToolGroup[] = ["read", "edit", "command", "browser", "mcp"];
+
+function parseApprove(value: string): Set<ToolGroup> {
+  if (value === "none") return new Set();
+  if (value === "all") return new Set(GROUPS);
+  const groups = value.split(",").map((g) => g.trim());
+  for (const g of groups) if (!GROUPS.includes(g as ToolGroup)) throw new UsageError(`--approve: unknown group "${g}" (use none, all, or ${GROUPS.join(",")})`);
+  return new Set(groups as ToolGroup[]);
+}
+
+/** Parses argv by hand: a dozen flags do not justify a dependency. */
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
+  const [command, ...rest] = argv;
+  if (command !== "run" && command !== "chat") throw new UsageError(command ? `unknown command "${command}"` : "");
+  const args: CliArgs = {
+    command,
+    settings: { kind: (env.KILN_PROVIDER as ProviderKind | undefined) ?? "anthropic", baseUrl: env.KILN_BASE_URL ?? "", model: env.KILN_MODEL ?? "" },
+    json: false,
+    workspace: cwd,
+    mode: "code",
+    protocol: "xml",
+    approve: new Set(),
+    maxRequests: 50,
   };
-  let json = false;
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const words: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
     const value = () => {
-      const next = argv[++i];
+      const next = rest[++i];
       if (next === undefined) throw new UsageError(`${arg} needs a value`);
       return next;
     };
-    if (arg === "--provider") settings.kind = value() as ProviderKind;
-    else if (arg === "--base-url") settings.baseUrl = value();
-    else if (arg === "--model") settings.model = value();
-    else if (arg === "--json") json = true;
-    else if (arg === "--help" || arg === "-h") throw new UsageError("");
-    else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
-    else rest.push(arg);
+    switch (arg) {
+      case "--provider":
+        args.settings.kind = value() as ProviderKind;
+        break;
+      case "--base-url":
+        args.settings.baseUrl = value();
+        break;
+      case "--model":
+        args.settings.model = value();
+        break;
+      case "--workspace":
+        args.workspace = value();
+        break;
+      case "--api-key-env":
+        args.apiKeyEnv = value();
+        break;
+      case "--mode":
+        args.mode = value();
+        break;
+      case "--protocol": {
+        const protocol = value();
+        if (protocol !== "xml" && protocol !== "native") throw new UsageError(`--protocol must be xml or native (got "${protocol}")`);
+        args.protocol = protocol;
+        break;
+      }
+      case "--approve":
+        args.approve = parseApprove(value());
+        break;
+      case "--max-requests": {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1) throw new UsageError("--max-requests must be a whole number of at least 1");
+        args.maxRequests = n;
+        break;
+      }
+      case "--json":
+        args.json = true;
+        break;
+      case "--help":
+      case "-h":
+        throw new UsageError("");
+      default:
+        if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
+        words.push(arg);
+    }
   }
-  if (!PROVIDER_KINDS.includes(settings.kind)) {
-    throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(", ")} (got "${settings.kind}")`);
+  if (!PROVIDER_KINDS.includes(args.settings.kind)) {
+    throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(", ")} (got "${args.settings.kind}")`);
   }
-  return { settings, json, prompt: rest.length > 0 ? rest.join(" ") : undefined };
+  if (words.length > 0) args.prompt = words.join(" ");
+  return args;
 }

@@ -1,8 +1,16 @@
-import { Task } from "../../core/agent/Task";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir, type } from "node:os";
+import { join, resolve } from "node:path";
+import { Task, type TaskStatus } from "../../core/agent/Task";
+import { createToolbox } from "../../core/agent/toolbox";
 import { createProvider } from "../../core/llm/createProvider";
-import { apiKeyFromEnv } from "../../core/llm/keys";
+import { API_KEY_ENV } from "../../core/llm/keys";
+import { BUILTIN_MODES, findMode } from "../../core/modes/modes";
 import type { Logger } from "../../core/ports";
-import { parseArgs, USAGE, UsageError } from "./args";
+import { NodeFileSystem } from "../../core/ports/nodeFileSystem";
+import { createDefaultRegistry } from "../../core/tools/registry";
+import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
+import { TerminalApprovals } from "./terminalApprovals";
 
 async function readStdin(): Promise<string> {
   const parts: Buffer[] = [];
@@ -16,11 +24,49 @@ const stderrLogger: Logger = {
   error: (m) => process.stderr.write(`kiln: ${m}\n`),
 };
 
+const EXIT: Record<TaskStatus, number> = { completed: 0, idle: 0, running: 1, failed: 1, stopped: 3, answering: 3 };
+
+/** Where results too long for the context are kept, so the model can page through them. */
+function overflowSaver(): (toolName: string, text: string) => Promise<string> {
+  let dir: string | undefined;
+  let n = 0;
+  return async (toolName, text) => {
+    dir ??= mkdtempSync(join(tmpdir(), "kiln-task-"));
+    const file = join(dir, `${toolName}-${++n}.txt`);
+    writeFileSync(file, text);
+    return file;
+  };
+}
+
+function makeTask(args: CliArgs): Task {
+  const apiKey = process.env[args.apiKeyEnv ?? API_KEY_ENV[args.settings.kind]]?.trim() || undefined;
+  const config = { ...args.settings, apiKey };
+  const getProvider = async () => createProvider(config);
+  if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger });
+  const mode = findMode(args.mode);
+  if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${BUILTIN_MODES.map((m) => m.slug).join(", ")})`);
+  const toolbox = createToolbox({
+    registry: createDefaultRegistry(),
+    mode,
+    protocol: args.protocol,
+    approvals: new TerminalApprovals(Boolean(process.stdin.isTTY)),
+    autoApprove: { groups: args.approve, outsideWorkspace: false },
+    cwd: resolve(args.workspace),
+    fs: new NodeFileSystem(),
+    os: type(),
+    maxRequests: args.maxRequests,
+    saveOverflow: overflowSaver(),
+  });
+  return new Task({ getProvider, logger: stderrLogger, toolbox });
+}
+
 /** Headless host: the same Task as the extension, with the terminal as its chat view. */
 async function main(): Promise<number> {
-  let args;
+  let args: CliArgs;
+  let task: Task;
   try {
-    args = parseArgs(process.argv.slice(2), process.env);
+    args = parseArgs(process.argv.slice(2), process.env, process.cwd());
+    task = makeTask(args);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message ? `kiln: ${err.message}\n` : ""}${USAGE}\n`);
@@ -30,29 +76,31 @@ async function main(): Promise<number> {
   }
   const prompt = (args.prompt ?? (process.stdin.isTTY ? "" : await readStdin())).trim();
   if (!prompt) {
-    process.stderr.write(`kiln: no prompt given\n${USAGE}\n`);
+    process.stderr.write(`kiln: no task given\n${USAGE}\n`);
     return 2;
   }
-  const config = { ...args.settings, apiKey: apiKeyFromEnv(args.settings.kind, process.env) };
-  const task = new Task({ getProvider: async () => createProvider(config), logger: stderrLogger });
-  let failed = false;
   task.onDidChange((event) => {
-    if (event.type === "textDelta" && event.field === "text" && !args.json) process.stdout.write(event.delta);
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(event)}\n`);
+      return;
+    }
+    if (event.type === "textDelta" && event.field === "text") process.stdout.write(event.delta);
     if (event.type === "appended") {
-      if (event.item.role === "error") {
-        failed = true;
-        process.stderr.write(`\nkiln: ${event.item.error.message}\n`);
-      }
+      const item = event.item;
+      if (item.role === "assistant") process.stdout.write(item.text);
+      if (item.role === "error") process.stderr.write(`\nkiln: ${item.error.message}\n`);
+      if (item.role === "question") process.stdout.write(`\n? ${item.question}${item.suggestions.map((s) => `\n  - ${s.text}`).join("")}\n`);
+      if (item.role === "completion") process.stdout.write(`\n✓ ${item.result}\n`);
+    }
+    if (event.type === "itemChanged" && event.item.role === "tool" && (event.item.status === "done" || event.item.status === "denied" || event.item.status === "error")) {
+      const target = event.item.params.path ? ` ${event.item.params.path}` : "";
+      process.stderr.write(`\n[${event.item.name}${target}: ${event.item.status}]\n`);
     }
   });
   process.once("SIGINT", () => task.cancel());
   await task.send(prompt);
-  if (args.json) {
-    process.stdout.write(`${JSON.stringify({ items: task.snapshot() }, null, 2)}\n`);
-  } else {
-    process.stdout.write("\n");
-  }
-  return failed ? 1 : 0;
+  if (!args.json) process.stdout.write("\n");
+  return args.command === "chat" ? (task.status === "idle" ? 0 : 1) : EXIT[task.status];
 }
 
 main().then(

@@ -11,7 +11,7 @@ export interface ChatSessionDeps {
   providerSummary(): ProviderSummary;
 }
 
-function toMessage(event: TaskEvent): HostToWebview {
+function toMessage(event: TaskEvent): HostToWebview | undefined {
   switch (event.type) {
     case "appended":
       return { type: "chat/appended", item: event.item };
@@ -23,6 +23,8 @@ function toMessage(event: TaskEvent): HostToWebview {
       return { type: "chat/itemRemoved", id: event.id };
     case "busy":
       return { type: "chat/busy", busy: event.busy };
+    case "status":
+      return undefined;
   }
 }
 
@@ -105,7 +107,12 @@ export class ChatSession implements vscode.Disposable {
 
   private createTask(): Task {
     const task = new Task({ getProvider: () => this.deps.getProvider(), logger: this.deps.logger });
-    this.taskListeners.add(task.onDidChange((event) => this.post(toMessage(event))));
+    this.taskListeners.add(
+      task.onDidChange((event) => {
+        const message = toMessage(event);
+        if (message) this.post(message);
+      }),
+    );
     return task;
   }
 

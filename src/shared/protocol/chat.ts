@@ -21,6 +21,9 @@ export const ChatErrorSchema = z.object({
 });
 export type ChatError = z.infer<typeof ChatErrorSchema>;
 
+export const ToolStatusSchema = z.enum(["streaming", "waiting", "running", "done", "denied", "error"]);
+export type ToolStatus = z.infer<typeof ToolStatusSchema>;
+
 export const ChatItemSchema = z.discriminatedUnion("role", [
   z.object({ id: z.string(), role: z.literal("user"), text: z.string() }),
   z.object({
@@ -31,6 +34,23 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
     partial: z.boolean(),
   }),
   z.object({ id: z.string(), role: z.literal("error"), error: ChatErrorSchema }),
+  z.object({
+    id: z.string(),
+    role: z.literal("tool"),
+    name: z.string(),
+    params: z.record(z.string(), z.string()),
+    status: ToolStatusSchema,
+    /** What the model was told: the result, the error, or the denial. */
+    result: z.string().optional(),
+  }),
+  z.object({
+    id: z.string(),
+    role: z.literal("question"),
+    question: z.string(),
+    suggestions: z.array(z.object({ text: z.string(), mode: z.string().optional() })),
+  }),
+  z.object({ id: z.string(), role: z.literal("completion"), result: z.string(), command: z.string().optional() }),
 ]);
 export type ChatItem = z.infer<typeof ChatItemSchema>;
 export type AssistantItem = Extract<ChatItem, { role: "assistant" }>;
+export type ToolItem = Extract<ChatItem, { role: "tool" }>;

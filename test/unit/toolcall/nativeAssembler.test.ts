@@ -27,6 +27,7 @@ describe("native tool calls", () => {
       id: "call_1",
       partial: false,
       params: { path: "src/app.ts", content: "line one\n  line two\n".repeat(20), line_count: "40" },
+      input: { path: "src/app.ts", content: "line one\n  line two\n".repeat(20), line_count: 40 },
     });
   });
 

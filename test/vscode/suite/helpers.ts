@@ -60,6 +60,13 @@ export function appendedErrors(posted: HostToWebview[]) {
   return posted.flatMap((m) => (m.type === "chat/appended" && m.item.role === "error" ? [m.item.error] : []));
 }
 
+/** The reply as the webview builds it: the first piece arrives with the new item, the rest as deltas. */
 export function replyText(posted: HostToWebview[]): string {
-  return posted.flatMap((m) => (m.type === "chat/textDelta" && m.field === "text" ? [m.delta] : [])).join("");
+  return posted
+    .flatMap((m) => {
+      if (m.type === "chat/appended" && m.item.role === "assistant") return [m.item.text];
+      if (m.type === "chat/textDelta" && m.field === "text") return [m.delta];
+      return [];
+    })
+    .join("");
 }

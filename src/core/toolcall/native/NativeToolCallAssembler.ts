@@ -56,6 +56,11 @@ export class NativeToolCallAssembler {
     return pending.block;
   }
 
+  /** The calls so far, in the order they started. */
+  blocks(): ToolUseBlock[] {
+    return [...this.calls.values()].map((p) => p.block);
+  }
+
   /** Ends the stream: each call's full arguments must be one JSON object. */
   finalize(): ToolUseBlock[] {
     const blocks: ToolUseBlock[] = [];
@@ -72,6 +77,7 @@ export class NativeToolCallAssembler {
         const params = toParams(value);
         if (params) {
           block.params = params;
+          block.input = value as Record<string, unknown>;
           block.partial = false;
         } else {
           block.error = `The arguments of ${block.name || "this tool call"} must be a JSON object, not ${Array.isArray(value) ? "an array" : typeof value}.`;

@@ -1,0 +1,73 @@
+import type { AssistantItem, ToolItem } from "../../shared/protocol/chat";
+import type { AssistantContentBlock, ToolUseBlock } from "../toolcall/types";
+
+export interface PresenterSink {
+  append(item: AssistantItem | ToolItem): void;
+  textDelta(id: string, delta: string): void;
+  changed(item: ToolItem): void;
+  newId(): string;
+}
+
+interface Shown {
+  id: string;
+  /** Text: characters sent. Tool: total value length at the last update. */
+  size: number;
+  nextUpdateAt: number;
+}
+
+function paramsSize(block: ToolUseBlock): number {
+  let n = 0;
+  for (const key in block.params) n += block.params[key]!.length + 1;
+  return n;
+}
+
+/**
+ * Turns the growing list of content blocks into chat items and deltas. Only blocks from the first
+ * still-open one onward are looked at, and a streaming tool card is refreshed only when its
+ * parameters have grown by a quarter, so presenting a reply costs in proportion to its size.
+ */
+export class BlockPresenter {
+  private readonly shown: Shown[] = [];
+  private firstOpen = 0;
+  private readonly ids = new Map<ToolUseBlock, string>();
+
+  constructor(private readonly sink: PresenterSink) {}
+
+  idOf(block: ToolUseBlock): string | undefined {
+    return this.ids.get(block);
+  }
+
+  update(blocks: readonly AssistantContentBlock[], final = false): void {
+    for (let i = this.firstOpen; i < blocks.length; i++) {
+      const block = blocks[i]!;
+      let shown = this.shown[i];
+      if (block.type === "text") {
+        if (!shown) {
+          shown = { id: this.sink.newId(), size: block.content.length, nextUpdateAt: 0 };
+          this.shown[i] = shown;
+          this.sink.append({ id: shown.id, role: "assistant", text: block.content, partial: !final && block.partial });
+        } else if (block.content.length > shown.size) {
+          this.sink.textDelta(shown.id, block.content.slice(shown.size));
+          shown.size = block.content.length;
+        }
+      } else {
+        const size = paramsSize(block);
+        if (!shown) {
+          shown = { id: this.sink.newId(), size, nextUpdateAt: size + Math.max(256, size >> 2) };
+          this.shown[i] = shown;
+          this.ids.set(block, shown.id);
+          this.sink.append(this.toolItem(shown.id, block));
+        } else if (size >= shown.nextUpdateAt || (final && size !== shown.size) || (!block.partial && shown.size !== size)) {
+          shown.size = size;
+          shown.nextUpdateAt = size + Math.max(256, size >> 2);
+          this.sink.changed(this.toolItem(shown.id, block));
+        }
+      }
+      if (i === this.firstOpen && !block.partial) this.firstOpen++;
+    }
+  }
+
+  private toolItem(id: string, block: ToolUseBlock): ToolItem {
+    return { id, role: "tool", name: block.name, params: { ...block.params }, status: block.partial ? "streaming" : "waiting" };
+  }
+}

@@ -1,0 +1,59 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
+import type { LlmMessage, NativeTool } from "./types";
+
+type AnthropicMessage = Anthropic.MessageParam;
+type OpenAiMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+export function toAnthropicMessages(messages: readonly LlmMessage[]): AnthropicMessage[] {
+  return messages.map((m) => {
+    if (typeof m.content === "string") return { role: m.role, content: m.content };
+    return {
+      role: m.role,
+      content: m.content.map((block) => {
+        switch (block.type) {
+          case "text":
+            return { type: "text" as const, text: block.text };
+          case "tool_use":
+            return { type: "tool_use" as const, id: block.id, name: block.name, input: block.input };
+          case "tool_result":
+            return { type: "tool_result" as const, tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
+        }
+      }),
+    };
+  });
+}
+
+export function toAnthropicTools(tools: readonly NativeTool[]): Anthropic.Tool[] {
+  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
+}
+
+/** OpenAI wants tool results as separate `tool` messages right after the assistant's calls. */
+export function toOpenAiMessages(system: string, messages: readonly LlmMessage[]): OpenAiMessage[] {
+  const out: OpenAiMessage[] = [{ role: "system", content: system }];
+  for (const m of messages) {
+    if (typeof m.content === "string") {
+      out.push({ role: m.role, content: m.content });
+      continue;
+    }
+    if (m.role === "assistant") {
+      const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+      const calls = m.content.flatMap((b) =>
+        b.type === "tool_use" ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }] : [],
+      );
+      out.push({ role: "assistant", content: text || null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+      continue;
+    }
+    const texts: string[] = [];
+    for (const block of m.content) {
+      if (block.type === "tool_result") out.push({ role: "tool", tool_call_id: block.toolUseId, content: block.content });
+      else if (block.type === "text") texts.push(block.text);
+    }
+    if (texts.length > 0) out.push({ role: "user", content: texts.join("\n\n") });
+  }
+  return out;
+}
+
+export function toOpenAiTools(tools: readonly NativeTool[]): OpenAI.Chat.Completions.ChatCompletionTool[] {
+  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+}

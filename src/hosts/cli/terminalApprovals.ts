@@ -1,0 +1,25 @@
+import { createInterface } from "node:readline/promises";
+import type { ApprovalDecision, ApprovalRequest, Approvals } from "../../core/ports/approvals";
+
+/**
+ * Asks on the terminal when there is one; without a terminal (CI, pipes) anything not
+ * auto-approved is denied, and the model is told how to get it allowed.
+ */
+export class TerminalApprovals implements Approvals {
+  constructor(private readonly interactive: boolean) {}
+
+  async request(request: ApprovalRequest): Promise<ApprovalDecision> {
+    if (!this.interactive) {
+      return { approved: false, feedback: `Not approved: ${request.group} calls are not auto-approved in this headless run (see --approve).` };
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const where = request.outsideWorkspace ? " (outside the workspace)" : "";
+      const answer = (await rl.question(`kiln: ${request.summary}${where}. Approve? [y = yes, Enter = no, or type feedback] `)).trim();
+      if (/^(y|yes)$/i.test(answer)) return { approved: true };
+      return { approved: false, feedback: answer || undefined };
+    } finally {
+      rl.close();
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as esbuild from "esbuild";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { cliOptions } from "../../esbuild.mjs";
+import { FakeModelServer, type RecordedRequest, type ScriptedTurn } from "../fixtures/fakeModelServer";
+
+let server: FakeModelServer;
+let cli: string;
+let workspace: string;
+
+beforeAll(async () => {
+  cli = join(mkdtempSync(join(tmpdir(), "kiln-agent-cli-")), "cli.js");
+  await esbuild.build({ ...cliOptions, outfile: cli, sourcemap: false, logLevel: "silent" });
+  server = await new FakeModelServer().start();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), "kiln-agent-ws-"));
+  mkdirSync(join(workspace, "src"));
+  writeFileSync(join(workspace, "src", "greet.ts"), 'export const greet = (name: string) => `Hello, ${name}!`;\n');
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function kiln(kind: "anthropic" | "openai", args: string[], onStart?: (child: ReturnType<typeof spawn>) => void): Promise<Run> {
+  const baseUrl = kind === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY|^KILN_/.test(k)));
+  const child = spawn(process.execPath, [cli, "run", "--provider", kind, "--base-url", baseUrl, "--workspace", workspace, ...args], {
+    env: { ...env, [kind === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"]: "sk-agent" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end();
+  onStart?.(child);
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+type Call = { name: string; args: Record<string, string | number | boolean> };
+
+/** The same scripted step in either protocol: XML in the text, or a native tool call. */
+function step(protocol: "xml" | "native", text: string, call: Call): ScriptedTurn {
+  if (protocol === "native") return { text, toolCalls: [{ id: `call_${call.name}_${Math.random().toString(36).slice(2, 7)}`, name: call.name, arguments: call.args }] };
+  const params = Object.entries(call.args)
+    .map(([k, v]) => `<${k}>${String(v)}</${k}>`)
+    .join("\n");
+  return { text: `${text}\n<${call.name}>\n${params}\n</${call.name}>` };
+}
+
+/** Everything the model was sent in one request, as text, to look for tool results in. */
+function sent(request: RecordedRequest): string {
+  return JSON.stringify(request.body.messages);
+}
+
+describe.each([
+  ["anthropic", "xml"],
+  ["anthropic", "native"],
+  ["openai", "xml"],
+  ["openai", "native"],
+] as const)("kiln run (%s, %s)", (kind, protocol) => {
+  it("lists, reads, writes and completes: the workspace holds the new file", async () => {
+    const before = server.requests.length;
+    server.enqueue(
+      step(protocol, "Let me look around.", { name: "list_files", args: { path: ".", recursive: true } }),
+      step(protocol, "Reading the greeter.", { name: "read_file", args: { path: "src/greet.ts" } }),
+      step(protocol, "Writing a test.", {
+        name: "write_to_file",
+        args: { path: "test/greet.test.ts", content: 'import { greet } from "../src/greet";\nconsole.assert(greet("Kiln") === "Hello, Kiln!");\n', line_count: 2 },
+      }),
+      step(protocol, "", { name: "attempt_completion", args: { result: "Added test/greet.test.ts." } }),
+    );
+    const result = await kiln(kind, ["--protocol", protocol, "--approve", "read,edit", "Add a test for greet"]);
+    expect(result.stderr).not.toMatch(/kiln: /);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("✓ Added test/greet.test.ts.");
+    expect(readFileSync(join(workspace, "test", "greet.test.ts"), "utf8")).toContain('greet("Kiln")');
+    const requests = server.requests.slice(before);
+    expect(requests).toHaveLength(4);
+    expect(sent(requests[1]!)).toContain("src/greet.ts");
+    expect(sent(requests[2]!)).toContain("1 | export const greet");
+    expect(sent(requests[3]!)).toContain("Created test/greet.test.ts (2 lines).");
+    if (protocol === "native") {
+      expect(requests[0]!.body.tools).toBeDefined();
+      if (kind === "openai") expect(sent(requests[1]!)).toContain('"role":"tool"');
+      else expect(sent(requests[1]!)).toContain('"type":"tool_result"');
+    } else {
+      expect(String(requests[0]!.body.system ?? JSON.stringify(requests[0]!.body.messages))).toContain("<read_file>");
+      expect(requests[0]!.body.tools).toBeUndefined();
+    }
+  });
+
+  it("a denied write changes nothing and the model hears about it", async () => {
+    const before = server.requests.length;
+    server.enqueue(
+      step(protocol, "", { name: "write_to_file", args: { path: "src/greet.ts", content: "overwritten\n" } }),
+      step(protocol, "", { name: "attempt_completion", args: { result: "Could not write: denied." } }),
+    );
+    const result = await kiln(kind, ["--protocol", protocol, "--approve", "read", "Overwrite greet"]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(workspace, "src", "greet.ts"), "utf8")).toContain("Hello");
+    expect(sent(server.requests[before + 1]!)).toContain("The user denied write_to_file");
+  });
+
+  it("a malformed call gets an error the model can act on, and the fixed call works", async () => {
+    const before = server.requests.length;
+    server.enqueue(
+      step(protocol, "", { name: "read_file", args: { path: "src/greet.ts", start_line: "first" } }),
+      step(protocol, "", { name: "read_file", args: { path: "src/greet.ts", start_line: 1 } }),
+      step(protocol, "", { name: "attempt_completion", args: { result: "Read it." } }),
+    );
+    const result = await kiln(kind, ["--protocol", protocol, "--approve", "read", "Read greet"]);
+    expect(result.code).toBe(0);
+    expect(sent(server.requests[before + 1]!)).toContain('Parameter <start_line> must be a whole number; got \\"first\\"');
+    expect(sent(server.requests[before + 2]!)).toContain("1 | export const greet");
+  });
+});
+
+describe("kiln run stops", () => {
+  it("at the request limit, with exit code 3", async () => {
+    server.enqueue(step("xml", "", { name: "list_files", args: { path: "." } }), step("xml", "", { name: "list_files", args: { path: "src" } }));
+    const result = await kiln("openai", ["--approve", "read", "--max-requests", "2", "Explore"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("limit of 2 requests");
+    expect(server.pending).toBe(0);
+  });
+
+  it("when a question needs a person and there is no terminal, printing the question", async () => {
+    server.enqueue({ text: '<ask_followup_question><question>Which file?</question><follow_up><suggest>src/greet.ts</suggest><suggest>README.md</suggest></follow_up></ask_followup_question>' });
+    const result = await kiln("anthropic", ["Fix the bug"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain("? Which file?\n  - src/greet.ts\n  - README.md");
+  });
+
+  it("on Ctrl+C mid-stream, with nothing written", async () => {
+    server.enqueue({ text: `Working on it. ${"thinking ".repeat(200)}<write_to_file><path>late.txt</path><content>x</content></write_to_file>`, chunkDelayMs: 20 });
+    const result = await kiln("openai", ["--approve", "all", "Slow task"], (child) => setTimeout(() => child.kill("SIGINT"), 600));
+    expect(result.code).toBe(3);
+    expect(existsSync(join(workspace, "late.txt"))).toBe(false);
+  });
+
+  it("when the same call repeats three times", async () => {
+    const same = step("xml", "", { name: "list_files", args: { path: "src" } });
+    server.enqueue(same, same, same);
+    const result = await kiln("openai", ["--approve", "read", "Loop"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("was called 3 times in a row with the same parameters");
+  });
+});
