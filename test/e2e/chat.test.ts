@@ -14,6 +14,7 @@ beforeAll(async () => {
     "kiln.provider.kind": "openai-compatible",
     "kiln.provider.baseUrl": server.openaiBaseUrl,
     "kiln.provider.model": "fake-e2e",
+    "kiln.provider.retries": 0,
   });
   frame = await openKilnView(workbench.page);
 });

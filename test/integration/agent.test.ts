@@ -123,6 +123,27 @@ describe.each([
   });
 });
 
+describe("kiln run recovers", () => {
+  it("from a 429, waiting as asked, then finishes", async () => {
+    server.enqueue({ fault: { type: "http", status: 429, retryAfter: "0" } }, step("xml", "", { name: "attempt_completion", args: { result: "Done after the wait." } }));
+    const result = await kiln("anthropic", ["Quick task"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("retrying in 0.0 s (1 of 3)");
+    expect(result.stdout).toContain("✓ Done after the wait.");
+  });
+
+  it("from a stream cut in the middle of a tool call, without running the half call", async () => {
+    server.enqueue(
+      { text: "<write_to_file><path>half.txt</path><content>one two three four five six", fault: { type: "cut", afterChunks: 4 } },
+      step("native", "", { name: "attempt_completion", args: { result: "Recovered." } }),
+    );
+    const result = await kiln("openai", ["--approve", "all", "Write"]);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(workspace, "half.txt"))).toBe(false);
+    expect(result.stdout).toContain("✓ Recovered.");
+  });
+});
+
 describe("kiln run stops", () => {
   it("at the request limit, with exit code 3", async () => {
     server.enqueue(step("xml", "", { name: "list_files", args: { path: "." } }), step("xml", "", { name: "list_files", args: { path: "src" } }));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_RETRY, type RetryPolicy } from "../../src/core/agent/retry";
 import { Task, type TaskEvent } from "../../src/core/agent/Task";
 import { createProvider } from "../../src/core/llm/createProvider";
 import type { ProviderKind } from "../../src/core/llm/types";
@@ -12,12 +13,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function makeTask(kind: ProviderKind = "openai", apiKey: string | null = "k") {
+function makeTask(kind: ProviderKind = "openai", apiKey: string | null = "k", retry: RetryPolicy = { ...DEFAULT_RETRY, maxRetries: 0 }) {
   const events: TaskEvent[] = [];
   const task = new Task({
     getProvider: async () =>
       createProvider({ kind, baseUrl: kind === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl, model: "fake", apiKey: apiKey ?? undefined }),
     logger: silentLogger,
+    retry,
   });
   task.onDidChange((e) => events.push(e));
   return { task, events };
@@ -107,6 +109,44 @@ describe("Task: a chat turn streamed from the model", () => {
     await task.send("two");
     const messages = server.requests.at(-1)!.body.messages as { role: string; content: string }[];
     expect(messages.slice(1)).toEqual([{ role: "user", content: "one\n\ntwo" }]);
+  });
+
+  it("retries a 429 by itself after the Retry-After the server asked for", async () => {
+    const { task, events } = makeTask("anthropic", "k", { maxRetries: 3, baseDelayMs: 10, maxDelayMs: 1000 });
+    server.enqueue({ fault: { type: "http", status: 429, retryAfter: "0.2" } }, { text: "after waiting" });
+    const started = Date.now();
+    await task.send("hi");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(events.filter((e) => e.type === "retrying")).toEqual([{ type: "retrying", attempt: 1, of: 3, delayMs: 200, reason: expect.stringMatching(/HTTP 429/) }]);
+    expect(task.snapshot().map((i) => i.role)).toEqual(["user", "assistant"]);
+  });
+
+  it("retries a cut stream, taking back what the failed attempt showed", async () => {
+    const { task, events } = makeTask("openai", "k", { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 1000 });
+    server.enqueue({ text: "one two three four five", fault: { type: "cut", afterChunks: 3 } }, { text: "whole answer" });
+    await task.send("go");
+    expect(task.snapshot()).toMatchObject([{ role: "user" }, { role: "assistant", text: "whole answer" }]);
+    expect(replay(events)).toEqual(task.snapshot());
+  });
+
+  it("gives up after the last retry and shows the error", async () => {
+    const { task, events } = makeTask("openai", "k", { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 1000 });
+    server.enqueue(...[1, 2, 3].map(() => ({ fault: { type: "http" as const, status: 503, message: "overloaded" } })));
+    await task.send("go");
+    expect(events.filter((e) => e.type === "retrying").map((e) => (e as { delayMs: number }).delayMs)).toEqual([5, 10]);
+    expect(task.snapshot().at(-1)).toMatchObject({ role: "error", error: { kind: "server" } });
+  });
+
+  it("does not retry a rejected key", async () => {
+    const guarded = await new FakeModelServer({ apiKey: "right" }).start();
+    const task = new Task({
+      getProvider: async () => createProvider({ kind: "openai", baseUrl: guarded.openaiBaseUrl, model: "m", apiKey: "wrong" }),
+      logger: silentLogger,
+    });
+    await task.send("hi");
+    expect(guarded.requests).toHaveLength(1);
+    expect(task.snapshot().at(-1)).toMatchObject({ role: "error", error: { kind: "auth" } });
+    await guarded.close();
   });
 
   it("cancel stops the stream and keeps what arrived", async () => {

@@ -10,6 +10,7 @@ import { AssistantMessageParser } from "../toolcall/xml/AssistantMessageParser";
 import { NativeToolCallAssembler } from "../toolcall/native/NativeToolCallAssembler";
 import type { ToolUseBlock } from "../toolcall/types";
 import { runToolCall } from "../tools/pipeline";
+import { DEFAULT_RETRY, isTransient, retryDelay, sleep, type RetryPolicy } from "./retry";
 
 export interface TaskOptions {
   /** Resolved per request, so a key or setting changed after an error is picked up by Retry. */
@@ -18,6 +19,8 @@ export interface TaskOptions {
   /** Without tools the task is a plain chat: one streamed reply per message. */
   toolbox?: Toolbox;
   systemPrompt?: string;
+  /** Read per request, like the provider, so a changed setting applies to the next request. */
+  retry?: RetryPolicy | (() => RetryPolicy);
 }
 
 export type TaskEvent =
@@ -26,7 +29,9 @@ export type TaskEvent =
   | { type: "itemChanged"; item: ChatItem }
   | { type: "itemRemoved"; id: string }
   | { type: "busy"; busy: boolean }
-  | { type: "status"; status: TaskStatus; reason?: string };
+  | { type: "status"; status: TaskStatus; reason?: string }
+  /** A transient failure; the request is sent again after delayMs. */
+  | { type: "retrying"; attempt: number; of: number; delayMs: number; reason: string };
 
 /** idle: ready for a message; answering: a question waits for the user; the rest end a run. */
 export type TaskStatus = "idle" | "running" | "answering" | "completed" | "failed" | "stopped";
@@ -158,7 +163,7 @@ export class Task implements Disposable {
           return;
         }
         this.requests++;
-        const turn = await this.streamTurn(controller.signal);
+        const turn = await this.streamWithRetries(controller.signal);
         if (!turn) return;
         if (!toolbox) {
           this.setStatus("idle");
@@ -187,7 +192,7 @@ export class Task implements Disposable {
   }
 
   /** One request: streams text into chat items, returns the tool calls, or undefined on failure. */
-  private async streamTurn(signal: AbortSignal): Promise<{ tools: ToolUseBlock[]; native: boolean } | undefined> {
+  private async streamTurn(signal: AbortSignal): Promise<{ tools: ToolUseBlock[]; native: boolean }> {
     const toolbox = this.options.toolbox;
     const parser = new AssistantMessageParser(toolbox ? toolbox.xmlParams() : {});
     const assembler = new NativeToolCallAssembler();
@@ -248,16 +253,49 @@ export class Task implements Disposable {
       return { tools, native };
     } catch (rawErr) {
       this.finishTextItems();
-      const err = toProviderError(rawErr, "The provider");
-      if (err instanceof CancelledError) {
-        this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: "Cancelled. Retry to ask again.", retryable: true } });
-        this.setStatus("stopped", "cancelled");
-      } else {
-        this.options.logger.warn(`request failed (${err.kind}${err.status ? ` ${err.status}` : ""}): ${err.message}`);
-        this.append({ id: this.newId(), role: "error", error: err.toChatError() });
-        this.setStatus("failed", err.message);
+      throw toProviderError(rawErr, "The provider");
+    }
+  }
+
+  /**
+   * Sends the request, and again after a transient failure (429, 5xx, a dropped or cut stream)
+   * with backoff that honours Retry-After. What a failed attempt showed is taken back first.
+   */
+  private async streamWithRetries(signal: AbortSignal): Promise<{ tools: ToolUseBlock[]; native: boolean } | undefined> {
+    const option = this.options.retry ?? DEFAULT_RETRY;
+    const policy = typeof option === "function" ? option() : option;
+    for (let attempt = 1; ; attempt++) {
+      const mark = this.items.length;
+      try {
+        return await this.streamTurn(signal);
+      } catch (err) {
+        if (err instanceof CancelledError || signal.aborted) {
+          this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: "Cancelled. Retry to ask again.", retryable: true } });
+          this.setStatus("stopped", "cancelled");
+          return undefined;
+        }
+        const error = err as ProviderError;
+        this.options.logger.warn(`request failed (${error.kind}${error.status ? ` ${error.status}` : ""}): ${error.message}`);
+        if (attempt <= policy.maxRetries && isTransient(error)) {
+          const delayMs = retryDelay(error, attempt, policy);
+          this.removeFrom(mark);
+          this.events.fire({ type: "retrying", attempt, of: policy.maxRetries, delayMs, reason: error.message });
+          if (await sleep(delayMs, signal)) continue;
+          this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: "Cancelled. Retry to ask again.", retryable: true } });
+          this.setStatus("stopped", "cancelled");
+          return undefined;
+        }
+        this.append({ id: this.newId(), role: "error", error: error.toChatError() });
+        this.setStatus("failed", error.message);
+        return undefined;
       }
-      return undefined;
+    }
+  }
+
+  private removeFrom(index: number): void {
+    while (this.items.length > index) {
+      const item = this.items.pop()!;
+      this.events.fire({ type: "itemRemoved", id: item.id });
     }
   }
 

@@ -12,6 +12,7 @@ export interface CliArgs {
   protocol: "xml" | "native";
   approve: Set<ToolGroup>;
   maxRequests: number;
+  retries: number;
 }
 
 export const USAGE = `Usage:
@@ -27,6 +28,7 @@ Options:
   --protocol xml|native        how tools are called (default xml)
   --approve none|read|all|GROUPS  what runs without asking (groups: read,edit,command,browser,mcp)
   --max-requests N             stop after N model requests (default 50)
+  --retries N                  automatic retries of a failed request (default 3; Retry-After honoured)
   --json                       one JSON event per line on stdout
 Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 usage, 3 stopped.`;
 
@@ -55,6 +57,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     protocol: "xml",
     approve: new Set(),
     maxRequests: 50,
+    retries: 3,
   };
   const words: string[] = [];
   for (let i = 0; i < rest.length; i++) {
@@ -96,6 +99,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) throw new UsageError("--max-requests must be a whole number of at least 1");
         args.maxRequests = n;
+        break;
+      }
+      case "--retries": {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError("--retries must be a whole number from 0 to 10");
+        args.retries = n;
         break;
       }
       case "--json":

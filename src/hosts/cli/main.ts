@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir, type } from "node:os";
 import { join, resolve } from "node:path";
+import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { Task, type TaskStatus } from "../../core/agent/Task";
 import { createToolbox } from "../../core/agent/toolbox";
 import { createProvider } from "../../core/llm/createProvider";
@@ -42,7 +43,8 @@ function makeTask(args: CliArgs): Task {
   const apiKey = process.env[args.apiKeyEnv ?? API_KEY_ENV[args.settings.kind]]?.trim() || undefined;
   const config = { ...args.settings, apiKey };
   const getProvider = async () => createProvider(config);
-  if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger });
+  const retry = { ...DEFAULT_RETRY, maxRetries: args.retries };
+  if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger, retry });
   const mode = findMode(args.mode);
   if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${BUILTIN_MODES.map((m) => m.slug).join(", ")})`);
   const toolbox = createToolbox({
@@ -57,7 +59,7 @@ function makeTask(args: CliArgs): Task {
     maxRequests: args.maxRequests,
     saveOverflow: overflowSaver(),
   });
-  return new Task({ getProvider, logger: stderrLogger, toolbox });
+  return new Task({ getProvider, logger: stderrLogger, toolbox, retry });
 }
 
 /** Headless host: the same Task as the extension, with the terminal as its chat view. */
@@ -85,6 +87,9 @@ async function main(): Promise<number> {
       return;
     }
     if (event.type === "textDelta" && event.field === "text") process.stdout.write(event.delta);
+    if (event.type === "retrying") {
+      process.stderr.write(`\nkiln: ${event.reason}\nkiln: retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.attempt} of ${event.of})\n`);
+    }
     if (event.type === "appended") {
       const item = event.item;
       if (item.role === "assistant") process.stdout.write(item.text);

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import type { RetryPolicy } from "../../core/agent/retry";
 import { Task, type TaskEvent } from "../../core/agent/Task";
 import type { Provider } from "../../core/llm/types";
 import type { Logger } from "../../core/ports";
@@ -9,6 +10,7 @@ export interface ChatSessionDeps {
   logger: Logger;
   getProvider(): Promise<Provider>;
   providerSummary(): ProviderSummary;
+  retryPolicy(): RetryPolicy;
 }
 
 function toMessage(event: TaskEvent): HostToWebview | undefined {
@@ -24,6 +26,7 @@ function toMessage(event: TaskEvent): HostToWebview | undefined {
     case "busy":
       return { type: "chat/busy", busy: event.busy };
     case "status":
+    case "retrying":
       return undefined;
   }
 }
@@ -106,7 +109,7 @@ export class ChatSession implements vscode.Disposable {
   }
 
   private createTask(): Task {
-    const task = new Task({ getProvider: () => this.deps.getProvider(), logger: this.deps.logger });
+    const task = new Task({ getProvider: () => this.deps.getProvider(), logger: this.deps.logger, retry: () => this.deps.retryPolicy() });
     this.taskListeners.add(
       task.onDidChange((event) => {
         const message = toMessage(event);

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { createProvider } from "../../core/llm/createProvider";
 import { DEFAULT_MODELS, apiKeySecretName, type ProviderKind } from "../../core/llm/types";
 import { ChatSession, type ChatSessionDeps } from "./ChatSession";
@@ -26,6 +27,11 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const deps: ChatSessionDeps = {
     logger,
     getProvider: async () => createProvider(await resolveProviderConfig(context.secrets)),
+    retryPolicy: () => {
+      const retries = vscode.workspace.getConfiguration("kiln.provider").get<number>("retries", DEFAULT_RETRY.maxRetries);
+      const maxRetries = Number.isInteger(retries) && retries >= 0 && retries <= 10 ? retries : DEFAULT_RETRY.maxRetries;
+      return { ...DEFAULT_RETRY, maxRetries };
+    },
     providerSummary: () => {
       const settings = readProviderSettings();
       return { kind: settings.kind, model: settings.model || DEFAULT_MODELS[settings.kind] };

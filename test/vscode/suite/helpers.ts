@@ -20,6 +20,8 @@ export async function configure(kind: ProviderKind, baseUrl: string, model = "fa
   await config.update("kind", kind, vscode.ConfigurationTarget.Global);
   await config.update("baseUrl", baseUrl, vscode.ConfigurationTarget.Global);
   await config.update("model", model, vscode.ConfigurationTarget.Global);
+  // Errors must show at once here; automatic retries have their own tests.
+  await config.update("retries", 0, vscode.ConfigurationTarget.Global);
 }
 
 export function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 20_000): Promise<T> {

@@ -1,0 +1,36 @@
+import type { ProviderError } from "../llm/errors";
+
+export interface RetryPolicy {
+  /** Automatic attempts after the first failure; 0 turns automatic retries off. */
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+/** Transient failures are worth another try; a bad key or a bad request is not. */
+export function isTransient(err: ProviderError): boolean {
+  return err.kind === "rate_limit" || err.kind === "server" || err.kind === "network" || err.kind === "stream";
+}
+
+/** The server's Retry-After when it gave one, else exponential backoff; both capped. */
+export function retryDelay(err: ProviderError, attempt: number, policy: RetryPolicy): number {
+  if (err.retryAfterMs !== undefined) return Math.min(err.retryAfterMs, policy.maxDelayMs);
+  return Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
