@@ -4,6 +4,7 @@ import { CancelledError, ProviderError, toProviderError } from "../llm/errors";
 import type { LlmContent, LlmMessage, Provider } from "../llm/types";
 import type { Logger } from "../ports";
 import type { Toolbox } from "./toolbox";
+import { repairToolPairing } from "./pairing";
 import { BlockPresenter } from "./presenter";
 import { RepetitionGuard } from "./guards";
 import { AssistantMessageParser } from "../toolcall/xml/AssistantMessageParser";
@@ -212,9 +213,11 @@ export class Task implements Disposable {
     let reasoning: AssistantItem | undefined;
     try {
       const provider = await this.options.getProvider();
+      const checked = repairToolPairing(this.history);
+      for (const problem of checked.problems) this.options.logger.warn(`conversation mended before sending: ${problem}`);
       const stream = provider.stream({
         system: toolbox ? toolbox.systemPrompt() : (this.options.systemPrompt ?? CHAT_PROMPT),
-        messages: this.history,
+        messages: checked.messages,
         tools: toolbox?.protocol === "native" ? toolbox.nativeTools() : undefined,
         signal,
       });
