@@ -1,5 +1,6 @@
-import { Emitter, type Disposable } from "../../shared/disposable";
+import type { Disposable } from "../../shared/disposable";
 import type { AssistantItem, ChatItem, ToolItem } from "../../shared/protocol/chat";
+import { ChatLog, type TaskStatus } from "./ChatLog";
 import { CancelledError, ProviderError, toProviderError } from "../llm/errors";
 import type { LlmContent, LlmMessage, Provider } from "../llm/types";
 import type { Logger } from "../ports";
@@ -24,18 +25,7 @@ export interface TaskOptions {
   retry?: RetryPolicy | (() => RetryPolicy);
 }
 
-export type TaskEvent =
-  | { type: "appended"; item: ChatItem }
-  | { type: "textDelta"; id: string; delta: string; field: "text" | "reasoning" }
-  | { type: "itemChanged"; item: ChatItem }
-  | { type: "itemRemoved"; id: string }
-  | { type: "busy"; busy: boolean }
-  | { type: "status"; status: TaskStatus; reason?: string }
-  /** A transient failure; the request is sent again after delayMs. */
-  | { type: "retrying"; attempt: number; of: number; delayMs: number; reason: string };
-
-/** idle: ready for a message; answering: a question waits for the user; the rest end a run. */
-export type TaskStatus = "idle" | "running" | "answering" | "completed" | "failed" | "stopped";
+export type { TaskEvent, TaskStatus } from "./ChatLog";
 
 const CHAT_PROMPT = "You are Kiln, an AI coding assistant inside VS Code. Answer clearly and concisely; use Markdown for code.";
 const MAX_CONSECUTIVE_ERRORS = 3;
@@ -58,13 +48,11 @@ interface Pending {
  * tools, send their results, until the model completes, asks, fails, or a limit stops it.
  */
 export class Task implements Disposable {
-  private readonly items: ChatItem[] = [];
+  private readonly log = new ChatLog();
   /** The API conversation; append-only, so it can be saved and replayed. */
   private readonly history: LlmMessage[] = [];
-  private readonly events = new Emitter<TaskEvent>();
-  readonly onDidChange = this.events.event;
+  readonly onDidChange = this.log.onDidChange;
   private controller: AbortController | undefined;
-  private nextId = 1;
   private requests = 0;
   private pending: Pending | undefined;
   private readonly repetition = new RepetitionGuard();
@@ -82,7 +70,7 @@ export class Task implements Disposable {
   }
 
   snapshot(): ChatItem[] {
-    return this.items.map((item) => ({ ...item }));
+    return this.log.snapshot();
   }
 
   /** The API messages so far (a copy), for saving and for tests. */
@@ -92,7 +80,7 @@ export class Task implements Disposable {
 
   async send(text: string): Promise<void> {
     if (this.busy) throw new Error("a reply is still streaming; wait for it or cancel it first");
-    this.append({ id: this.newId(), role: "user", text });
+    this.log.append({ id: this.log.newId(), role: "user", text });
     this.addUserText(text);
     this.consecutiveErrors = 0;
     this.repetition.reset();
@@ -106,12 +94,7 @@ export class Task implements Disposable {
       this.options.logger.warn("retry ignored: the last request did not fail");
       return;
     }
-    while (this.items.length > 0) {
-      const last = this.items[this.items.length - 1]!;
-      if (last.role === "user" || last.role === "tool") break;
-      this.items.pop();
-      this.events.fire({ type: "itemRemoved", id: last.id });
-    }
+    this.log.removeFailedAttempt();
     await this.run();
   }
 
@@ -121,7 +104,7 @@ export class Task implements Disposable {
 
   dispose(): void {
     this.cancel();
-    this.events.dispose();
+    this.log.dispose();
   }
 
   /** The user's words, as the answer to a pending call where there is one. */
@@ -147,13 +130,13 @@ export class Task implements Disposable {
 
   private setStatus(status: TaskStatus, reason?: string): void {
     this.statusValue = status;
-    this.events.fire({ type: "status", status, reason });
+    this.log.fire({ type: "status", status, reason });
   }
 
   private async run(): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
-    this.events.fire({ type: "busy", busy: true });
+    this.log.fire({ type: "busy", busy: true });
     this.setStatus("running");
     try {
       let noToolReplies = 0;
@@ -188,7 +171,7 @@ export class Task implements Disposable {
       }
     } finally {
       this.controller = undefined;
-      this.events.fire({ type: "busy", busy: false });
+      this.log.fire({ type: "busy", busy: false });
     }
   }
 
@@ -198,14 +181,10 @@ export class Task implements Disposable {
     const parser = new AssistantMessageParser(toolbox ? toolbox.xmlParams() : {});
     const assembler = new NativeToolCallAssembler();
     const sink = {
-      append: (item: AssistantItem | ToolItem) => this.append(item),
-      textDelta: (id: string, delta: string) => {
-        const item = this.find(id);
-        if (item?.role === "assistant") item.text += delta;
-        this.events.fire({ type: "textDelta", id, delta, field: "text" });
-      },
-      changed: (item: ToolItem) => this.replace(item),
-      newId: () => this.newId(),
+      append: (item: AssistantItem | ToolItem) => this.log.append(item),
+      textDelta: (id: string, delta: string) => this.log.textDelta(id, delta, "text"),
+      changed: (item: ToolItem) => this.log.replace(item),
+      newId: () => this.log.newId(),
     };
     const textView = new BlockPresenter(sink);
     const nativeView = new BlockPresenter(sink);
@@ -227,11 +206,10 @@ export class Task implements Disposable {
           textView.update(parser.processChunk(event.text));
         } else if (event.type === "reasoning") {
           if (!reasoning) {
-            reasoning = { id: this.newId(), role: "assistant", text: "", reasoning: "", partial: true };
-            this.append(reasoning);
+            reasoning = { id: this.log.newId(), role: "assistant", text: "", reasoning: "", partial: true };
+            this.log.append(reasoning);
           }
-          reasoning.reasoning = (reasoning.reasoning ?? "") + event.text;
-          this.events.fire({ type: "textDelta", id: reasoning.id, delta: event.text, field: "reasoning" });
+          this.log.textDelta(reasoning.id, event.text, "reasoning");
         } else if (event.type === "tool_call_delta") {
           assembler.add(event);
           nativeView.update(assembler.blocks());
@@ -241,7 +219,7 @@ export class Task implements Disposable {
       const nativeBlocks = assembler.finalize();
       textView.update(parser.getContentBlocks(), true);
       nativeView.update(nativeBlocks, true);
-      this.finishTextItems();
+      this.log.finishTextItems();
       const xmlTools = parser.getContentBlocks().filter((b): b is ToolUseBlock => b.type === "tool_use");
       if (raw.trim() === "" && nativeBlocks.length === 0 && !reasoning) {
         throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
@@ -255,7 +233,7 @@ export class Task implements Disposable {
       }
       return { tools, native };
     } catch (rawErr) {
-      this.finishTextItems();
+      this.log.finishTextItems();
       throw toProviderError(rawErr, "The provider");
     }
   }
@@ -268,12 +246,12 @@ export class Task implements Disposable {
     const option = this.options.retry ?? DEFAULT_RETRY;
     const policy = typeof option === "function" ? option() : option;
     for (let attempt = 1; ; attempt++) {
-      const mark = this.items.length;
+      const mark = this.log.size;
       try {
         return await this.streamTurn(signal);
       } catch (err) {
         if (err instanceof CancelledError || signal.aborted) {
-          this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: "Cancelled. Retry to ask again.", retryable: true } });
+          this.log.error("Cancelled. Retry to ask again.", true);
           this.setStatus("stopped", "cancelled");
           return undefined;
         }
@@ -281,24 +259,17 @@ export class Task implements Disposable {
         this.options.logger.warn(`request failed (${error.kind}${error.status ? ` ${error.status}` : ""}): ${error.message}`);
         if (attempt <= policy.maxRetries && isTransient(error)) {
           const delayMs = retryDelay(error, attempt, policy);
-          this.removeFrom(mark);
-          this.events.fire({ type: "retrying", attempt, of: policy.maxRetries, delayMs, reason: error.message });
+          this.log.removeFrom(mark);
+          this.log.fire({ type: "retrying", attempt, of: policy.maxRetries, delayMs, reason: error.message });
           if (await sleep(delayMs, signal)) continue;
-          this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: "Cancelled. Retry to ask again.", retryable: true } });
+          this.log.error("Cancelled. Retry to ask again.", true);
           this.setStatus("stopped", "cancelled");
           return undefined;
         }
-        this.append({ id: this.newId(), role: "error", error: error.toChatError() });
+        this.log.append({ id: this.log.newId(), role: "error", error: error.toChatError() });
         this.setStatus("failed", error.message);
         return undefined;
       }
-    }
-  }
-
-  private removeFrom(index: number): void {
-    while (this.items.length > index) {
-      const item = this.items.pop()!;
-      this.events.fire({ type: "itemRemoved", id: item.id });
     }
   }
 
@@ -308,7 +279,7 @@ export class Task implements Disposable {
     if (nativeBlocks.length === 0) return { role: "assistant", content: raw };
     const content: LlmContent[] = raw ? [{ type: "text", text: raw }] : [];
     for (const block of nativeBlocks) {
-      block.id ??= `call_${this.newId()}`;
+      block.id ??= `call_${this.log.newId()}`;
       content.push({ type: "tool_use", id: block.id, name: block.name || "unknown", input: block.input ?? {} });
     }
     return { role: "assistant", content };
@@ -332,20 +303,20 @@ export class Task implements Disposable {
         else texts.push(`[${block.name}] Result:\n${forModel}`);
       };
       if (skipRest) {
-        this.updateTool(itemId, "error", skipRest);
+        this.log.updateTool(itemId, "error", skipRest);
         report(skipRest, true);
         continue;
       }
       const repeated = this.repetition.check(block);
       if (repeated) {
-        this.updateTool(itemId, "error", repeated);
+        this.log.updateTool(itemId, "error", repeated);
         report(`Error: ${repeated}`, true);
         this.stop("stopped", repeated);
         stopAfter = "done";
         skipRest = `Skipped: ${repeated}`;
         continue;
       }
-      this.updateTool(itemId, "running");
+      this.log.updateTool(itemId, "running");
       const result = await runToolCall(block, toolbox.pipeline(signal));
       if (signal.aborted) {
         report("The user cancelled the task.", true);
@@ -356,17 +327,17 @@ export class Task implements Disposable {
       }
       if (result.status === "done" && result.outcome.kind !== "result") {
         // A question or a completion: the user's next message answers it; later calls are skipped.
-        this.updateTool(itemId, "done");
+        this.log.updateTool(itemId, "done");
         if (result.outcome.kind === "question") {
-          this.append({ id: this.newId(), role: "question", question: result.outcome.question, suggestions: result.outcome.suggestions });
+          this.log.append({ id: this.log.newId(), role: "question", question: result.outcome.question, suggestions: result.outcome.suggestions });
         } else {
-          this.append({ id: this.newId(), role: "completion", result: result.outcome.result, command: result.outcome.command });
+          this.log.append({ id: this.log.newId(), role: "completion", result: result.outcome.result, command: result.outcome.command });
         }
         waitFor = { block, status: result.outcome.kind === "question" ? "answering" : "completed" };
         skipRest = `Skipped: ${block.name} came first and ended the turn.`;
         continue;
       }
-      this.updateTool(itemId, result.status, result.forModel);
+      this.log.updateTool(itemId, result.status, result.forModel);
       report(result.forModel, result.status !== "done");
       if (result.status === "denied") {
         skipRest = `Skipped: the user denied ${block.name} before this call.`;
@@ -392,53 +363,9 @@ export class Task implements Disposable {
     return stopAfter;
   }
 
-
   private stop(status: TaskStatus, reason: string): void {
-    this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message: reason, retryable: false } });
+    this.log.error(reason, false);
     this.setStatus(status, reason);
   }
 
-  private updateTool(id: string | undefined, status: ToolItem["status"], result?: string): void {
-    if (!id) return;
-    const item = this.find(id);
-    if (item?.role !== "tool") return;
-    item.status = status;
-    if (result !== undefined) item.result = result;
-    this.events.fire({ type: "itemChanged", item: { ...item } });
-  }
-
-  private finishTextItems(): void {
-    for (let i = this.items.length - 1; i >= 0; i--) {
-      const item = this.items[i]!;
-      if (item.role === "user") break;
-      if (item.role === "assistant" && item.partial) {
-        item.partial = false;
-        this.events.fire({ type: "itemChanged", item: { ...item } });
-      }
-    }
-  }
-
-  private find(id: string): ChatItem | undefined {
-    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.id === id) return this.items[i];
-    return undefined;
-  }
-
-  private replace(item: ChatItem): void {
-    for (let i = this.items.length - 1; i >= 0; i--) {
-      if (this.items[i]!.id === item.id) {
-        this.items[i] = item;
-        break;
-      }
-    }
-    this.events.fire({ type: "itemChanged", item: { ...item } });
-  }
-
-  private append(item: ChatItem): void {
-    this.items.push(item);
-    this.events.fire({ type: "appended", item: { ...item } });
-  }
-
-  private newId(): string {
-    return `m${this.nextId++}`;
-  }
 }

@@ -1,0 +1,112 @@
+import { Emitter, type Disposable } from "../../shared/disposable";
+import type { ChatItem, ToolItem } from "../../shared/protocol/chat";
+
+/** idle: ready for a message; answering: a question waits for the user; the rest end a run. */
+export type TaskStatus = "idle" | "running" | "answering" | "completed" | "failed" | "stopped";
+
+export type TaskEvent =
+  | { type: "appended"; item: ChatItem }
+  | { type: "textDelta"; id: string; delta: string; field: "text" | "reasoning" }
+  | { type: "itemChanged"; item: ChatItem }
+  | { type: "itemRemoved"; id: string }
+  | { type: "busy"; busy: boolean }
+  | { type: "status"; status: TaskStatus; reason?: string }
+  /** A transient failure; the request is sent again after delayMs. */
+  | { type: "retrying"; attempt: number; of: number; delayMs: number; reason: string };
+
+/**
+ * The chat items a task shows, and the events that rebuild them elsewhere (the webview, the CLI's
+ * output). Every change goes through here, so the list and its events cannot drift apart.
+ */
+export class ChatLog implements Disposable {
+  private readonly items: ChatItem[] = [];
+  private readonly events = new Emitter<TaskEvent>();
+  readonly onDidChange = this.events.event;
+  private nextId = 1;
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  newId(): string {
+    return `m${this.nextId++}`;
+  }
+
+  snapshot(): ChatItem[] {
+    return this.items.map((item) => ({ ...item }));
+  }
+
+  fire(event: TaskEvent): void {
+    this.events.fire(event);
+  }
+
+  append(item: ChatItem): void {
+    this.items.push(item);
+    this.events.fire({ type: "appended", item: { ...item } });
+  }
+
+  error(message: string, retryable: boolean): void {
+    this.append({ id: this.newId(), role: "error", error: { kind: "unknown", message, retryable } });
+  }
+
+  find(id: string): ChatItem | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.id === id) return this.items[i];
+    return undefined;
+  }
+
+  replace(item: ChatItem): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      if (this.items[i]!.id === item.id) {
+        this.items[i] = item;
+        break;
+      }
+    }
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
+  textDelta(id: string, delta: string, field: "text" | "reasoning"): void {
+    const item = this.find(id);
+    if (item?.role === "assistant") item[field] = (item[field] ?? "") + delta;
+    this.events.fire({ type: "textDelta", id, delta, field });
+  }
+
+  updateTool(id: string | undefined, status: ToolItem["status"], result?: string): void {
+    if (!id) return;
+    const item = this.find(id);
+    if (item?.role !== "tool") return;
+    item.status = status;
+    if (result !== undefined) item.result = result;
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
+  /** Removes the items from `index` on (what a failed attempt showed). */
+  removeFrom(index: number): void {
+    while (this.items.length > index) {
+      const item = this.items.pop()!;
+      this.events.fire({ type: "itemRemoved", id: item.id });
+    }
+  }
+
+  /** Removes what follows the last user message or tool card: the failed attempt a Retry replaces. */
+  removeFailedAttempt(): void {
+    let index = this.items.length;
+    while (index > 0 && this.items[index - 1]!.role !== "user" && this.items[index - 1]!.role !== "tool") index--;
+    this.removeFrom(index);
+  }
+
+  /** Marks the assistant items of the current turn complete. */
+  finishTextItems(): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const item = this.items[i]!;
+      if (item.role === "user") break;
+      if (item.role === "assistant" && item.partial) {
+        item.partial = false;
+        this.events.fire({ type: "itemChanged", item: { ...item } });
+      }
+    }
+  }
+
+  dispose(): void {
+    this.events.dispose();
+  }
+}
