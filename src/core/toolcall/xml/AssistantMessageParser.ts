@@ -11,6 +11,8 @@
  */
 
 import type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../types";
+import { ParamValue } from "./ParamValue";
+import { isSpace, prefixSet } from "./tags";
 
 export type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../types";
 
@@ -36,17 +38,6 @@ const enum State {
   Stopped,
 }
 
-function isSpace(ch: string): boolean {
-  return ch === " " || ch === "\n" || ch === "\t" || ch === "\r";
-}
-
-/** Every prefix of every tag in `tags`, for "could this still become one of them?" in O(1). */
-function prefixSet(tags: Iterable<string>): Set<string> {
-  const out = new Set<string>();
-  for (const tag of tags) for (let i = 1; i <= tag.length; i++) out.add(tag.slice(0, i));
-  return out;
-}
-
 export class AssistantMessageParser {
   private readonly blocks: AssistantContentBlock[] = [];
   private readonly limits: ParserLimits;
@@ -70,13 +61,7 @@ export class AssistantMessageParser {
   private closeTag = "";
   /** How many characters of `closeTag` the value's tail matches. */
   private closeMatched = 0;
-  private valueStarted = false;
-  /** Start of a value that may still be the "\r\n" to strip (a "\r" cut from its "\n"). */
-  private valueStart = "";
-  /** A trailing "\n" or "\r\n" held back: it is dropped if the value closes right after it. */
-  private heldNewline = "";
-  private valueLength = 0;
-  private overLimit = false;
+  private value: ParamValue | undefined;
   /** Text after a candidate closing tag, until it proves or disproves the close. */
   private lookahead = "";
 
@@ -139,11 +124,12 @@ export class AssistantMessageParser {
   finalizeContentBlocks(): void {
     switch (this.state) {
       case State.Text:
-        if (this.tagBuffer) this.appendText(this.tagBuffer);
-        this.tagBuffer = "";
+        this.finalizeText();
         break;
       case State.Value:
-        this.flushValueTail(true);
+        // The stream ended inside a value: a half-matched closing tag and held newlines are content.
+        if (this.closeMatched > 0) this.value!.append(this.closeTag.slice(0, this.closeMatched));
+        this.value!.end();
         break;
       case State.AfterClose:
         // `</param>` then only whitespace (or a partial tag) before the end: the value is complete.
@@ -276,12 +262,7 @@ export class AssistantMessageParser {
     this.param = name;
     this.closeTag = `</${name}>`;
     this.closeMatched = 0;
-    this.valueStarted = false;
-    this.valueStart = "";
-    this.heldNewline = "";
-    this.valueLength = 0;
-    this.overLimit = false;
-    this.tool!.params[name] = "";
+    this.value = new ParamValue(this.tool!, name, this.limits.maxParamChars);
     this.state = State.Value;
   }
 
@@ -304,7 +285,7 @@ export class AssistantMessageParser {
           continue;
         }
         // Not the closing tag after all: what matched so far is value text.
-        this.appendValue(this.closeTag.slice(0, this.closeMatched));
+        this.value!.append(this.closeTag.slice(0, this.closeMatched));
         this.closeMatched = 0;
         if (ch === "<") {
           this.closeMatched = 1;
@@ -314,86 +295,22 @@ export class AssistantMessageParser {
       }
       const lt = input.indexOf("<", i);
       if (lt === -1) {
-        this.appendValue(input.slice(i));
+        this.value!.append(input.slice(i));
         return input.length;
       }
-      if (lt > i) this.appendValue(input.slice(i, lt));
+      if (lt > i) this.value!.append(input.slice(i, lt));
       this.closeMatched = 1;
       i = lt + 1;
     }
     return i;
   }
 
-  private appendValue(piece: string): void {
-    if (piece.length === 0) return;
-    let text = piece;
-    if (!this.valueStarted) {
-      // The single newline right after the opening tag is layout, not content.
-      text = this.valueStart + text;
-      if (text === "\r") {
-        this.valueStart = text;
-        return;
-      }
-      this.valueStarted = true;
-      this.valueStart = "";
-      if (text.startsWith("\r\n")) text = text.slice(2);
-      else if (text.startsWith("\n")) text = text.slice(1);
-      if (text.length === 0) return;
-    }
-    if (this.heldNewline) {
-      text = this.heldNewline + text;
-      this.heldNewline = "";
-    }
-    // Hold back one trailing newline: it is dropped if the closing tag comes right after it.
-    if (text.endsWith("\r\n")) {
-      this.heldNewline = "\r\n";
-      text = text.slice(0, -2);
-    } else if (text.endsWith("\n")) {
-      this.heldNewline = "\n";
-      text = text.slice(0, -1);
-    } else if (text.endsWith("\r")) {
-      // A "\r" may be the first half of a "\r\n" split across chunks.
-      this.heldNewline = "\r";
-      text = text.slice(0, -1);
-    }
-    this.addToValue(text);
-  }
-
-  private addToValue(text: string): void {
-    if (text.length === 0 || this.overLimit) return;
-    const tool = this.tool!;
-    if (this.valueLength + text.length > this.limits.maxParamChars) {
-      this.overLimit = true;
-      tool.error = `The value of <${this.param}> is longer than ${this.limits.maxParamChars} characters, the limit for one parameter; it was cut off and the call was not run. Split the work into smaller calls.`;
-      const room = this.limits.maxParamChars - this.valueLength;
-      tool.params[this.param] += text.slice(0, room);
-      this.valueLength = this.limits.maxParamChars;
-      return;
-    }
-    tool.params[this.param] += text;
-    this.valueLength += text.length;
-  }
-
-  /** At the end of the stream inside a value: what was held back is part of the value. */
-  private flushValueTail(endOfStream: boolean): void {
-    if (this.closeMatched > 0) {
-      this.appendValue(this.closeTag.slice(0, this.closeMatched));
-      this.closeMatched = 0;
-    }
-    if (endOfStream) {
-      const held = this.valueStart + this.heldNewline;
-      this.valueStart = "";
-      this.heldNewline = "";
-      this.addToValue(held);
-    }
-  }
-
   // --- after a candidate closing tag ---------------------------------------------------------
 
   /**
    * `</param>` closes the value only when what follows (after optional whitespace) is the opening
-   * tag of another parameter of this tool not given yet, or the tool's closing tag. Otherwise it was part of the
-   * value, as in a file being written that itself contains `</content>`.
+   * tag of another parameter of this tool not given yet, or the tool's closing tag. Otherwise it
+   * was part of the value, as in a file being written that itself contains `</content>`.
    */
   private scanAfterClose(input: string, start: number): number {
     const tool = this.tool!;
@@ -448,17 +365,12 @@ export class AssistantMessageParser {
     const again = (tagStart === -1 ? "" : this.lookahead.slice(tagStart)) + ch;
     this.lookahead = "";
     this.state = State.Value;
-    this.appendValue(this.closeTag + space);
+    this.value!.append(this.closeTag + space);
     this.feed(again);
   }
 
   private closeValue(): void {
-    // A newline held back right before the closing tag is the tag's own line break: dropped. A lone
-    // "\r" is content.
-    const lone = this.valueStart + (this.heldNewline === "\r" ? "\r" : "");
-    this.valueStart = "";
-    this.heldNewline = "";
-    this.addToValue(lone);
+    this.value!.close();
     this.lookahead = "";
     this.state = State.Tool;
   }
