@@ -1,19 +1,17 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as esbuild from "esbuild";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { cliOptions } from "../../esbuild.mjs";
 import { FakeModelServer, type RecordedRequest, type ScriptedTurn } from "../fixtures/fakeModelServer";
+import { buildCli, runCli, type CliRun } from "./cliProcess";
 
 let server: FakeModelServer;
 let cli: string;
 let workspace: string;
 
 beforeAll(async () => {
-  cli = join(mkdtempSync(join(tmpdir(), "kiln-agent-cli-")), "cli.js");
-  await esbuild.build({ ...cliOptions, outfile: cli, sourcemap: false, logLevel: "silent" });
+  cli = await buildCli();
   server = await new FakeModelServer().start();
 });
 afterAll(() => server.close());
@@ -23,25 +21,10 @@ beforeEach(() => {
   writeFileSync(join(workspace, "src", "greet.ts"), 'export const greet = (name: string) => `Hello, ${name}!`;\n');
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function kiln(kind: "anthropic" | "openai", args: string[], onStart?: (child: ReturnType<typeof spawn>) => void): Promise<Run> {
+function kiln(kind: "anthropic" | "openai", args: string[], onStart?: (child: ChildProcess) => void): Promise<CliRun> {
   const baseUrl = kind === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY|^KILN_/.test(k)));
-  const child = spawn(process.execPath, [cli, "run", "--provider", kind, "--base-url", baseUrl, "--workspace", workspace, ...args], {
-    env: { ...env, [kind === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"]: "sk-agent" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  child.stdin.end();
-  onStart?.(child);
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+  const env = { [kind === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"]: "sk-agent" };
+  return runCli(cli, ["run", "--provider", kind, "--base-url", baseUrl, "--workspace", workspace, ...args], env, { onStart });
 }
 
 type Call = { name: string; args: Record<string, string | number | boolean> };

@@ -1,32 +1,17 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliOptions } from "../../esbuild.mjs";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
+import { buildCli, runCli, type CliRun } from "./cliProcess";
 
 let server: FakeModelServer;
 let cli: string;
 
 beforeAll(async () => {
-  cli = join(mkdtempSync(join(tmpdir(), "kiln-cli-")), "cli.js");
-  await esbuild.build({ ...cliOptions, outfile: cli, sourcemap: false, logLevel: "silent" });
+  cli = await buildCli();
   server = await new FakeModelServer({ apiKey: "sk-cli" }).start();
 });
 afterAll(() => server.close());
 
-export function run(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY|^KILN_/.test(k)));
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...clean, ...env } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  child.stdin.end(stdin ?? "");
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
+const run = (args: string[], env: Record<string, string>, stdin?: string): Promise<CliRun> => runCli(cli, args, env, { stdin });
 
 describe("headless CLI", () => {
   it("streams the reply of the same agent core to stdout", async () => {

@@ -31,6 +31,12 @@ const CHAT_PROMPT = "You are Kiln, an AI coding assistant inside VS Code. Answer
 const MAX_CONSECUTIVE_ERRORS = 3;
 const MAX_NO_TOOL_REPLIES = 3;
 
+/** What one request produced: the tool calls (each with the id of its chat card) and their protocol. */
+interface Turn {
+  calls: { block: ToolUseBlock; itemId: string | undefined }[];
+  native: boolean;
+}
+
 /**
  * A call that the user's next message answers (a question, or feedback on a completion), with the
  * results of the other calls of that turn, which go in the same message.
@@ -49,7 +55,10 @@ interface Pending {
  */
 export class Task implements Disposable {
   private readonly log = new ChatLog();
-  /** The API conversation; append-only, so it can be saved and replayed. */
+  /**
+   * The API conversation. It only grows (the last user message may gain text when a request failed
+   * and the user wrote again), so it can be saved and replayed.
+   */
   private readonly history: LlmMessage[] = [];
   readonly onDidChange = this.log.onDidChange;
   private controller: AbortController | undefined;
@@ -153,7 +162,7 @@ export class Task implements Disposable {
           this.setStatus("idle");
           return;
         }
-        if (turn.tools.length === 0) {
+        if (turn.calls.length === 0) {
           noToolReplies++;
           if (noToolReplies >= MAX_NO_TOOL_REPLIES) {
             this.stop("failed", "The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on.");
@@ -166,7 +175,7 @@ export class Task implements Disposable {
           continue;
         }
         noToolReplies = 0;
-        const next = await this.runTools(turn.tools, turn.native, controller.signal);
+        const next = await this.runTools(turn.calls, turn.native, controller.signal);
         if (next === "done") return;
       }
     } finally {
@@ -175,8 +184,8 @@ export class Task implements Disposable {
     }
   }
 
-  /** One request: streams text into chat items, returns the tool calls, or undefined on failure. */
-  private async streamTurn(signal: AbortSignal): Promise<{ tools: ToolUseBlock[]; native: boolean }> {
+  /** One request: streams text into chat items and returns the tool calls, each with its card; throws on failure. */
+  private async streamTurn(signal: AbortSignal): Promise<Turn> {
     const toolbox = this.options.toolbox;
     const parser = new AssistantMessageParser(toolbox ? toolbox.xmlParams() : {});
     const assembler = new NativeToolCallAssembler();
@@ -226,12 +235,8 @@ export class Task implements Disposable {
       }
       const native = nativeBlocks.length > 0;
       this.history.push(this.assistantMessage(raw, nativeBlocks));
-      const tools = [...xmlTools, ...nativeBlocks];
-      for (const block of tools) {
-        const id = textView.idOf(block) ?? nativeView.idOf(block);
-        if (id) this.toolIds.set(block, id);
-      }
-      return { tools, native };
+      const calls = [...xmlTools, ...nativeBlocks].map((block) => ({ block, itemId: textView.idOf(block) ?? nativeView.idOf(block) }));
+      return { calls, native };
     } catch (rawErr) {
       this.log.finishTextItems();
       throw toProviderError(rawErr, "The provider");
@@ -242,7 +247,7 @@ export class Task implements Disposable {
    * Sends the request, and again after a transient failure (429, 5xx, a dropped or cut stream)
    * with backoff that honours Retry-After. What a failed attempt showed is taken back first.
    */
-  private async streamWithRetries(signal: AbortSignal): Promise<{ tools: ToolUseBlock[]; native: boolean } | undefined> {
+  private async streamWithRetries(signal: AbortSignal): Promise<Turn | undefined> {
     const option = this.options.retry ?? DEFAULT_RETRY;
     const policy = typeof option === "function" ? option() : option;
     for (let attempt = 1; ; attempt++) {
@@ -273,8 +278,6 @@ export class Task implements Disposable {
     }
   }
 
-  private readonly toolIds = new Map<ToolUseBlock, string>();
-
   private assistantMessage(raw: string, nativeBlocks: ToolUseBlock[]): LlmMessage {
     if (nativeBlocks.length === 0) return { role: "assistant", content: raw };
     const content: LlmContent[] = raw ? [{ type: "text", text: raw }] : [];
@@ -289,15 +292,14 @@ export class Task implements Disposable {
    * Runs the calls in order. Native calls each get exactly one tool_result in the next message
    * (skipped ones too); XML calls get their results as text.
    */
-  private async runTools(tools: ToolUseBlock[], native: boolean, signal: AbortSignal): Promise<"continue" | "done"> {
+  private async runTools(calls: Turn["calls"], native: boolean, signal: AbortSignal): Promise<"continue" | "done"> {
     const toolbox = this.options.toolbox!;
     const results: LlmContent[] = [];
     const texts: string[] = [];
     let stopAfter: "continue" | "done" = "continue";
     let skipRest: string | undefined;
     let waitFor: { block: ToolUseBlock; status: TaskStatus } | undefined;
-    for (const block of tools) {
-      const itemId = this.toolIds.get(block);
+    for (const { block, itemId } of calls) {
       const report = (forModel: string, isError: boolean) => {
         if (block.id && native) results.push({ type: "tool_result", toolUseId: block.id, content: forModel, isError });
         else texts.push(`[${block.name}] Result:\n${forModel}`);
@@ -367,5 +369,4 @@ export class Task implements Disposable {
     this.log.error(reason, false);
     this.setStatus(status, reason);
   }
-
 }
