@@ -3,11 +3,62 @@
 // `--tests` also bundles the in-host test suite and the fake model server; `--watch` rebuilds.
 import * as esbuild from "esbuild";
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { chmod, copyFile, mkdir, rename, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const production = process.env.NODE_ENV === "production";
+const require = createRequire(import.meta.url);
+
+/** Tree-sitter grammars list_code_definition_names loads (src/core/tools/treeSitter/queries.ts). */
+export const GRAMMARS = ["typescript", "tsx", "javascript", "python", "go", "rust", "java", "cpp", "c-sharp", "ruby", "php"];
+
+/**
+ * Files the bundles load at run time, as [package path, path beside the bundle]: the core looks
+ * beside its bundle first (src/core/tools/bundledAssets.ts), so a bundle and its folder work anywhere.
+ */
+export function runtimeAssets() {
+  const rg = process.platform === "win32" ? "rg.exe" : "rg";
+  return [
+    [`@vscode/ripgrep-${process.platform}-${process.arch}/bin/${rg}`, `bin/${rg}`],
+    ["web-tree-sitter/web-tree-sitter.wasm", "wasm/web-tree-sitter.wasm"],
+    ...GRAMMARS.map((g) => [`@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`, `wasm/tree-sitter-${g}.wasm`]),
+  ];
+}
+
+async function copyRuntimeAssets(outdir) {
+  for (const [packagePath, target] of runtimeAssets()) {
+    let from;
+    try {
+      from = require.resolve(packagePath);
+    } catch {
+      console.warn(`[esbuild] ${packagePath} is not installed (an optional dependency for another platform?); the bundle will lack ${target}`);
+      continue;
+    }
+    const to = join(outdir, target);
+    const [source, existing] = await Promise.all([stat(from), stat(to).catch(() => undefined)]);
+    if (existing && existing.size === source.size && existing.mtimeMs >= source.mtimeMs) continue;
+    await mkdir(dirname(to), { recursive: true });
+    // Copy beside and rename over: two bundles finishing at once, or an rg that is running, stay safe.
+    const temp = `${to}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await copyFile(from, temp);
+    await chmod(temp, source.mode);
+    await rename(temp, to);
+  }
+}
+
+/** Copies the runtime assets next to the bundle's outfile after each successful build. */
+const runtimeAssetsPlugin = {
+  name: "kiln-runtime-assets",
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return;
+      await copyRuntimeAssets(dirname(resolve(root, build.initialOptions.outfile)));
+    });
+  },
+};
 
 const common = {
   absWorkingDir: root,
@@ -27,6 +78,7 @@ export const extensionOptions = {
   outfile: "dist/extension.js",
   format: "cjs",
   external: ["vscode"],
+  plugins: [runtimeAssetsPlugin],
 };
 
 /** @type {import('esbuild').BuildOptions} */
@@ -37,6 +89,7 @@ export const cliOptions = {
   format: "cjs",
   banner: { js: "#!/usr/bin/env node" },
   external: [],
+  plugins: [runtimeAssetsPlugin],
 };
 
 /** @type {import('esbuild').BuildOptions[]} */

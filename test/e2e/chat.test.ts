@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
+const COMPLETE = "<attempt_completion>\n<result>Done.</result>\n</attempt_completion>";
 const REPLY = "greet takes a name and returns a friendly greeting string built with a template literal.";
 
 describe("Kiln in code-server, driven by Chromium", () => {
@@ -32,7 +34,7 @@ describe("Kiln in code-server, driven by Chromium", () => {
   });
 
   it("streams the reply to a typed task into the chat, piece by piece", async () => {
-    server.enqueue({ text: REPLY, chunkDelayMs: 120 });
+    server.enqueue({ text: `${REPLY}\n${COMPLETE}`, chunkDelayMs: 120 });
     await sendTask(frame, "Explain src/greet.ts");
     await frame.waitForSelector('[data-testid="message-user"]');
     const seen = new Set<string>();
@@ -43,9 +45,9 @@ describe("Kiln in code-server, driven by Chromium", () => {
       await new Promise((r) => setTimeout(r, 40));
       last = await lastAssistantText(frame);
     }
-    expect(last).toEqual({ text: REPLY, partial: false });
+    expect(last && { text: last.text.trim(), partial: last.partial }).toEqual({ text: REPLY, partial: false });
     // The reply grew in the view while it streamed, not in one jump at the end.
-    const partials = [...seen].filter((t) => t !== REPLY);
+    const partials = [...seen].filter((t) => t.trim() !== REPLY);
     expect(partials.length).toBeGreaterThanOrEqual(3);
     for (const partial of partials) expect(REPLY.startsWith(partial.trimEnd())).toBe(true);
     expect(server.requests.at(-1)!.body.messages).toContainEqual({ role: "user", content: "Explain src/greet.ts" });
@@ -58,16 +60,46 @@ describe("Kiln in code-server, driven by Chromium", () => {
     const error = await frame.waitForSelector('[data-testid="message-error"]', { timeout: 20_000 });
     expect(await error!.evaluate((e) => (e as HTMLElement).innerText)).toMatch(/server error \(HTTP 500: the fake model fell over\)/);
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-chat-error.png") });
-    server.enqueue({ text: "Here is a test for greet." });
+    server.enqueue({ text: `Here is a test for greet.\n${COMPLETE}` });
     await frame.click('[data-testid="retry"]');
     await frame.waitForFunction(() => !document.querySelector('[data-testid="message-error"]'), { timeout: 20_000 });
     await frame.waitForFunction(
       () => {
         const all = document.querySelectorAll('[data-testid="message-assistant"]');
-        return (all[all.length - 1] as HTMLElement | undefined)?.innerText === "Here is a test for greet.";
+        return (all[all.length - 1] as HTMLElement | undefined)?.innerText.trim() === "Here is a test for greet.";
       },
       { timeout: 20_000 },
     );
+  });
+
+  it("runs a multi-step task: tool cards fill in, a write waits for Approve in a notification, the file lands", async () => {
+    server.enqueue(
+      { text: "Let me read the greeter.\n<read_file>\n<path>src/greet.ts</path>\n</read_file>" },
+      { text: "Writing the test.\n<write_to_file>\n<path>test/greet.test.ts</path>\n<content>\nimport { greet } from \"../src/greet\";\n</content>\n<line_count>1</line_count>\n</write_to_file>" },
+      { text: "<attempt_completion>\n<result>Added test/greet.test.ts.</result>\n</attempt_completion>" },
+    );
+    await sendTask(frame, "Write a test for greet");
+    // Reads are auto-approved by default; the write asks in a VS Code notification.
+    const approve = await workbench.page.waitForSelector("xpath/.//div[contains(@class,'notifications-toasts')]//a[contains(@class,'monaco-button') and normalize-space()='Approve']", {
+      timeout: 30_000,
+    });
+    expect(await workbench.page.evaluate(() => document.querySelector(".notifications-toasts")?.textContent ?? "")).toContain("Kiln wants to write test/greet.test.ts");
+    const writeCard = await frame.$$eval('[data-testid="message-tool"]', (all) => (all[all.length - 1] as HTMLElement).dataset.status);
+    expect(writeCard).toBe("waiting");
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-approval.png") });
+    await approve!.click();
+    await frame.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("Added test/greet.test.ts.")),
+      { timeout: 30_000 },
+    );
+    const cards = await frame.$$eval('[data-testid="message-tool"]', (all) => all.map((e) => [(e as HTMLElement).innerText.split("\n")[0], (e as HTMLElement).dataset.status]));
+    expect(cards.slice(-3)).toEqual([
+      [expect.stringContaining("read_file src/greet.ts"), "done"],
+      [expect.stringContaining("write_to_file test/greet.test.ts"), "done"],
+      [expect.stringContaining("attempt_completion"), "done"],
+    ]);
+    expect(readFileSync(join(workbench.workspace!, "test", "greet.test.ts"), "utf8")).toBe('import { greet } from "../src/greet";');
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-agent-task.png") });
   });
 
   it("uses the theme's colours", async () => {

@@ -47,9 +47,9 @@ function finalReply(frame: Frame, contains: string): Promise<string> {
   return frame
     .waitForFunction(
       (needle) => {
-        const all = document.querySelectorAll('[data-testid="message-assistant"]');
-        const last = all[all.length - 1] as HTMLElement | undefined;
-        return last?.dataset.partial === "false" && last.innerText.includes(needle) ? last.innerText : false;
+        const all = [...document.querySelectorAll('[data-testid="message-assistant"]')] as HTMLElement[];
+        const found = all.find((e) => e.dataset.partial === "false" && e.innerText.includes(needle));
+        return found ? found.innerText : false;
       },
       { timeout: 60_000 },
       contains,
@@ -64,6 +64,9 @@ it("the start command with no API key opens a VS Code whose Kiln view answers fr
   const frame = await openKilnView(workbench.page);
   await sendTask(frame, "Are you there?");
   expect(await finalReply(frame, "Are you there?")).toMatch(/fake model server/);
+  // The demo goes on by itself: it lists the workspace (a read, approved by default) and completes.
+  await frame.waitForSelector('[data-testid="message-completion"]', { timeout: 60_000 });
+  expect(await frame.$eval('[data-testid="message-tool"]', (e) => (e as HTMLElement).dataset.status)).toBe("done");
   await workbench.page.screenshot({ path: join(resultsDir, "e2e-start.png") });
 });
 
@@ -75,7 +78,7 @@ it("the start command with ANTHROPIC_API_KEY configures Kiln for Anthropic with 
   expect(output).not.toContain(key);
   workbench = await openInChromium(url);
   const frame = await openKilnView(workbench.page);
-  model.enqueue({ text: "Hello from the Anthropic protocol." });
+  model.enqueue({ text: "Hello from the Anthropic protocol.\n<attempt_completion>\n<result>Done.</result>\n</attempt_completion>" });
   await sendTask(frame, "Which API is this?");
   await finalReply(frame, "Hello from the Anthropic protocol.");
   const request = model.requests.at(-1)!;

@@ -8,6 +8,8 @@ export const resultsDir = join(root, "test-results");
 
 export interface Workbench {
   page: Page;
+  /** The folder the workbench has open, when the test chose it. */
+  workspace?: string;
   browser: Browser;
   close(): Promise<void>;
 }
@@ -27,6 +29,7 @@ export async function openWorkbench(settings: Record<string, unknown>): Promise<
   const opened = await openInChromium(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
   return {
     ...opened,
+    workspace,
     async close() {
       await opened.close();
       await server.stop();

@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,6 +124,40 @@ describe("kiln run recovers", () => {
     expect(result.code).toBe(0);
     expect(existsSync(join(workspace, "half.txt"))).toBe(false);
     expect(result.stdout).toContain("✓ Recovered.");
+  });
+});
+
+describe("kiln run with a person at the terminal", () => {
+  it("takes the answer to a question and a yes to a write from the terminal, then finishes", async () => {
+    server.enqueue(
+      { text: "<ask_followup_question><question>Which name?</question></ask_followup_question>" },
+      step("xml", "", { name: "write_to_file", args: { path: "name.txt", content: "Ada\n", line_count: 1 } }),
+      step("xml", "", { name: "attempt_completion", args: { result: "Saved the name." } }),
+    );
+    const before = server.requests.length;
+    const command = [process.execPath, cli, "run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "Save a name"]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    // `script` gives the CLI a real terminal, as a person running it has.
+    const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, OPENAI_API_KEY: "sk-tty", TERM: "dumb" } });
+    let output = "";
+    const answered = new Set<string>();
+    child.stdout.on("data", (d: Buffer) => {
+      output += d.toString();
+      if (output.includes("Your answer") && !answered.has("question")) {
+        answered.add("question");
+        child.stdin.write("Ada\n");
+      }
+      if (output.includes("Approve?") && !answered.has("write")) {
+        answered.add("write");
+        child.stdin.write("y\n");
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(output).toContain("✓ Saved the name.");
+    expect(code).toBe(0);
+    expect(readFileSync(join(workspace, "name.txt"), "utf8")).toBe("Ada");
+    expect(sent(server.requests[before + 1]!)).toContain("<answer>\\nAda\\n</answer>");
   });
 });
 

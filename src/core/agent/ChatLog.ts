@@ -1,5 +1,7 @@
 import { Emitter, type Disposable } from "../../shared/disposable";
 import type { ChatItem, ToolItem } from "../../shared/protocol/chat";
+import type { Usage } from "./usage";
+import type { TodoItem } from "../ports/taskControls";
 
 /** idle: ready for a message; answering: a question waits for the user; the rest end a run. */
 export type TaskStatus = "idle" | "running" | "answering" | "completed" | "failed" | "stopped";
@@ -12,7 +14,15 @@ export type TaskEvent =
   | { type: "busy"; busy: boolean }
   | { type: "status"; status: TaskStatus; reason?: string }
   /** A transient failure; the request is sent again after delayMs. */
-  | { type: "retrying"; attempt: number; of: number; delayMs: number; reason: string };
+  | { type: "retrying"; attempt: number; of: number; delayMs: number; reason: string }
+  /** Tokens of one request as the provider reported them, the task's totals so far, and their cost in USD where prices are known. */
+  | { type: "usage"; request: Usage; total: Required<Usage>; cost: number | undefined; totalCost: number | undefined }
+  /** The task's todo list changed (update_todo_list). */
+  | { type: "todos"; todos: TodoItem[] }
+  /** The mode changed (switch_mode); a subtask runs in its own mode. */
+  | { type: "mode"; mode: string }
+  /** The tool protocol changed for the rest of the task (auto falling back to XML). */
+  | { type: "protocol"; protocol: "xml" | "native"; reason: string };
 
 /**
  * The chat items a task shows, and the events that rebuild them elsewhere (the webview, the CLI's
@@ -24,12 +34,15 @@ export class ChatLog implements Disposable {
   readonly onDidChange = this.events.event;
   private nextId = 1;
 
+  /** A subtask's log takes its own prefix, so its items can live in the parent's list. */
+  constructor(private readonly idPrefix = "m") {}
+
   get size(): number {
     return this.items.length;
   }
 
   newId(): string {
-    return `m${this.nextId++}`;
+    return `${this.idPrefix}${this.nextId++}`;
   }
 
   snapshot(): ChatItem[] {
@@ -43,6 +56,18 @@ export class ChatLog implements Disposable {
   append(item: ChatItem): void {
     this.items.push(item);
     this.events.fire({ type: "appended", item: { ...item } });
+  }
+
+  /** Takes over a subtask's item changes, so the one chat shows both. */
+  mirror(event: TaskEvent): void {
+    if (event.type === "appended") this.append({ ...event.item });
+    else if (event.type === "textDelta") this.textDelta(event.id, event.delta, event.field);
+    else if (event.type === "itemChanged") this.replace({ ...event.item });
+    else if (event.type === "itemRemoved") {
+      const index = this.items.findIndex((i) => i.id === event.id);
+      if (index !== -1) this.items.splice(index, 1);
+      this.events.fire(event);
+    }
   }
 
   error(message: string, retryable: boolean): void {

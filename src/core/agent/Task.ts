@@ -2,7 +2,7 @@ import type { Disposable } from "../../shared/disposable";
 import type { AssistantItem, ChatItem, ToolItem } from "../../shared/protocol/chat";
 import { ChatLog, type TaskStatus } from "./ChatLog";
 import { CancelledError, ProviderError, toProviderError } from "../llm/errors";
-import type { LlmContent, LlmMessage, Provider } from "../llm/types";
+import type { LlmMessage, Provider } from "../llm/types";
 import type { Logger } from "../ports";
 import type { Toolbox } from "./toolbox";
 import { repairToolPairing } from "./pairing";
@@ -11,8 +11,17 @@ import { RepetitionGuard } from "./guards";
 import { AssistantMessageParser } from "../toolcall/xml/AssistantMessageParser";
 import { NativeToolCallAssembler } from "../toolcall/native/NativeToolCallAssembler";
 import type { ToolUseBlock } from "../toolcall/types";
-import { runToolCall } from "../tools/pipeline";
-import { DEFAULT_RETRY, isTransient, retryDelay, sleep, type RetryPolicy } from "./retry";
+import { runToolTurn, type ToolCall } from "./toolTurn";
+import type { PipelineDeps } from "../tools/pipeline";
+import type { SubtaskResult, TaskControls, TodoItem } from "../ports/taskControls";
+import type { Mode } from "../modes/modes";
+import { awaitSubtask } from "./subtask";
+import { summarize } from "./condense";
+import { Conversation } from "./Conversation";
+import type { ToolProtocol } from "../prompts/system";
+import { UsageMeter } from "./usage";
+import { costOf, resolveModelInfo, usageConvention, type ModelResolution } from "../llm/models";
+import { DEFAULT_RETRY, isTransient, rejectsTools, retryDelay, sleep, type RetryPolicy } from "./retry";
 
 export interface TaskOptions {
   /** Resolved per request, so a key or setting changed after an error is picked up by Retry. */
@@ -23,30 +32,21 @@ export interface TaskOptions {
   systemPrompt?: string;
   /** Read per request, like the provider, so a changed setting applies to the next request. */
   retry?: RetryPolicy | (() => RetryPolicy);
+  /** The user's corrections to the model table (window, max output, prices); validated here. */
+  modelOverrides?(): unknown;
+  /** Prefix of chat item ids; a subtask gets its own so its items can join the parent's chat. */
+  idPrefix?: string;
 }
 
 export type { TaskEvent, TaskStatus } from "./ChatLog";
 
 const CHAT_PROMPT = "You are Kiln, an AI coding assistant inside VS Code. Answer clearly and concisely; use Markdown for code.";
-const MAX_CONSECUTIVE_ERRORS = 3;
 const MAX_NO_TOOL_REPLIES = 3;
 
 /** What one request produced: the tool calls (each with the id of its chat card) and their protocol. */
 interface Turn {
-  calls: { block: ToolUseBlock; itemId: string | undefined }[];
+  calls: ToolCall[];
   native: boolean;
-}
-
-/**
- * A call that the user's next message answers (a question, or feedback on a completion), with the
- * results of the other calls of that turn, which go in the same message.
- */
-interface Pending {
-  name: string;
-  /** Native call id; undefined for XML. */
-  id: string | undefined;
-  results: LlmContent[];
-  texts: string[];
 }
 
 /**
@@ -54,21 +54,32 @@ interface Pending {
  * tools, send their results, until the model completes, asks, fails, or a limit stops it.
  */
 export class Task implements Disposable {
-  private readonly log = new ChatLog();
-  /**
-   * The API conversation. It only grows (the last user message may gain text when a request failed
-   * and the user wrote again), so it can be saved and replayed.
-   */
-  private readonly history: LlmMessage[] = [];
-  readonly onDidChange = this.log.onDidChange;
+  private readonly log: ChatLog;
+  private readonly conversation = new Conversation();
+  get onDidChange(): ChatLog["onDidChange"] {
+    return this.log.onDidChange;
+  }
   private controller: AbortController | undefined;
   private requests = 0;
-  private pending: Pending | undefined;
   private readonly repetition = new RepetitionGuard();
-  private consecutiveErrors = 0;
+  private readonly errors = { count: 0 };
   private statusValue: TaskStatus = "idle";
+  /** The protocol requests use now; with "auto" it starts native and may fall back to XML for good. */
+  private protocol: ToolProtocol;
+  private readonly usage = new UsageMeter();
+  private reportedModelErrors = "";
+  /** Whether the current model takes images, as of the last request. */
+  private vision = false;
 
-  constructor(private readonly options: TaskOptions) {}
+  private todoList: TodoItem[] = [];
+  /** The running subtask: the user's messages go to it while it waits for an answer. */
+  private child: Task | undefined;
+  private subtasks = 0;
+
+  constructor(private readonly options: TaskOptions) {
+    this.log = new ChatLog(options.idPrefix);
+    this.protocol = options.toolbox?.protocol === "xml" ? "xml" : "native";
+  }
 
   get busy(): boolean {
     return this.controller !== undefined;
@@ -84,14 +95,20 @@ export class Task implements Disposable {
 
   /** The API messages so far (a copy), for saving and for tests. */
   apiHistory(): LlmMessage[] {
-    return structuredClone(this.history);
+    return this.conversation.all();
+  }
+
+  /** Whether a message can be sent now: the task is idle, or its subtask waits for an answer. */
+  get acceptsInput(): boolean {
+    return this.child ? !this.child.busy : !this.busy;
   }
 
   async send(text: string): Promise<void> {
+    if (this.child) return this.child.send(text);
     if (this.busy) throw new Error("a reply is still streaming; wait for it or cancel it first");
     this.log.append({ id: this.log.newId(), role: "user", text });
-    this.addUserText(text);
-    this.consecutiveErrors = 0;
+    this.conversation.addUserText(text);
+    this.errors.count = 0;
     this.repetition.reset();
     await this.run();
   }
@@ -99,7 +116,7 @@ export class Task implements Disposable {
   /** Drops the failed attempt (error and any partial reply) and asks the model again. */
   async retry(): Promise<void> {
     if (this.busy) return;
-    if (this.history.at(-1)?.role !== "user") {
+    if (this.conversation.lastRole !== "user") {
       this.options.logger.warn("retry ignored: the last request did not fail");
       return;
     }
@@ -112,29 +129,9 @@ export class Task implements Disposable {
   }
 
   dispose(): void {
+    this.child?.dispose();
     this.cancel();
     this.log.dispose();
-  }
-
-  /** The user's words, as the answer to a pending call where there is one. */
-  private addUserText(text: string): void {
-    const last = this.history.at(-1);
-    if (this.pending) {
-      const { name, id, results, texts } = this.pending;
-      this.pending = undefined;
-      const answer = name === "ask_followup_question" ? `<answer>\n${text}\n</answer>` : `The user replied:\n<feedback>\n${text}\n</feedback>`;
-      if (id) {
-        const content: LlmContent[] = [...results, { type: "tool_result", toolUseId: id, content: answer }, ...texts.map((t) => ({ type: "text" as const, text: t }))];
-        this.history.push({ role: "user", content });
-      } else {
-        this.history.push({ role: "user", content: [...texts, `[${name}] Result:\n${answer}`].join("\n\n") });
-      }
-    } else if (last?.role === "user") {
-      // The previous request failed and the user moved on: APIs want turns to alternate.
-      last.content = typeof last.content === "string" ? `${last.content}\n\n${text}` : [...last.content, { type: "text", text }];
-    } else {
-      this.history.push({ role: "user", content: text });
-    }
   }
 
   private setStatus(status: TaskStatus, reason?: string): void {
@@ -168,10 +165,9 @@ export class Task implements Disposable {
             this.stop("failed", "The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on.");
             return;
           }
-          this.history.push({
-            role: "user",
-            content: "[ERROR] You did not use a tool. Use a tool for the next step; use attempt_completion if the task is done or ask_followup_question if you need the user.",
-          });
+          this.conversation.addNote(
+            "[ERROR] You did not use a tool. Use a tool for the next step; use attempt_completion if the task is done or ask_followup_question if you need the user.",
+          );
           continue;
         }
         noToolReplies = 0;
@@ -187,11 +183,11 @@ export class Task implements Disposable {
   /** One request: streams text into chat items and returns the tool calls, each with its card; throws on failure. */
   private async streamTurn(signal: AbortSignal): Promise<Turn> {
     const toolbox = this.options.toolbox;
-    const parser = new AssistantMessageParser(toolbox ? toolbox.xmlParams() : {});
+    const parser = new AssistantMessageParser(toolbox ? toolbox.xmlParams() : {}, { reasoningTags: true });
     const assembler = new NativeToolCallAssembler();
     const sink = {
       append: (item: AssistantItem | ToolItem) => this.log.append(item),
-      textDelta: (id: string, delta: string) => this.log.textDelta(id, delta, "text"),
+      textDelta: (id: string, delta: string, field: "text" | "reasoning") => this.log.textDelta(id, delta, field),
       changed: (item: ToolItem) => this.log.replace(item),
       newId: () => this.log.newId(),
     };
@@ -201,12 +197,19 @@ export class Task implements Disposable {
     let reasoning: AssistantItem | undefined;
     try {
       const provider = await this.options.getProvider();
-      const checked = repairToolPairing(this.history);
+      const model = this.modelInfo(provider);
+      this.vision = model.info.supportsImages;
+      if (this.protocol === "native" && toolbox?.protocol === "auto" && !model.info.supportsNativeTools) {
+        this.fallBackToXml(`${provider.model} does not support native tool calls`);
+      }
+      const checked = repairToolPairing(this.conversation.apiView());
       for (const problem of checked.problems) this.options.logger.warn(`conversation mended before sending: ${problem}`);
       const stream = provider.stream({
-        system: toolbox ? toolbox.systemPrompt() : (this.options.systemPrompt ?? CHAT_PROMPT),
+        system: toolbox ? toolbox.systemPrompt(this.protocol) : (this.options.systemPrompt ?? CHAT_PROMPT),
         messages: checked.messages,
-        tools: toolbox?.protocol === "native" ? toolbox.nativeTools() : undefined,
+        tools: toolbox && this.protocol === "native" ? toolbox.nativeTools() : undefined,
+        // An unknown model's limit is a guess; leave it to the server rather than cut replies short.
+        maxTokens: model.known || model.overridden ? model.info.maxOutputTokens : undefined,
         signal,
       });
       for await (const event of stream) {
@@ -222,6 +225,11 @@ export class Task implements Disposable {
         } else if (event.type === "tool_call_delta") {
           assembler.add(event);
           nativeView.update(assembler.blocks());
+        } else if (event.type === "usage") {
+          const { type: _usage, ...request } = event;
+          const cost = costOf(request, model.info, usageConvention(provider.kind));
+          this.usage.add(request, cost);
+          this.log.fire({ type: "usage", request, cost, total: this.usage.total(), totalCost: this.usage.totalCost() });
         }
       }
       parser.finalizeContentBlocks();
@@ -230,11 +238,15 @@ export class Task implements Disposable {
       nativeView.update(nativeBlocks, true);
       this.log.finishTextItems();
       const xmlTools = parser.getContentBlocks().filter((b): b is ToolUseBlock => b.type === "tool_use");
-      if (raw.trim() === "" && nativeBlocks.length === 0 && !reasoning) {
+      // Reasoning alone is no answer, and APIs refuse an empty assistant message in the next request.
+      if (raw.trim() === "" && nativeBlocks.length === 0) {
         throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
       }
       const native = nativeBlocks.length > 0;
-      this.history.push(this.assistantMessage(raw, nativeBlocks));
+      if (!native && xmlTools.length > 0 && this.protocol === "native" && toolbox?.protocol === "auto") {
+        this.fallBackToXml("the model called tools as XML in its text");
+      }
+      this.conversation.addAssistant(raw, nativeBlocks, () => this.log.newId());
       const calls = [...xmlTools, ...nativeBlocks].map((block) => ({ block, itemId: textView.idOf(block) ?? nativeView.idOf(block) }));
       return { calls, native };
     } catch (rawErr) {
@@ -262,6 +274,12 @@ export class Task implements Disposable {
         }
         const error = err as ProviderError;
         this.options.logger.warn(`request failed (${error.kind}${error.status ? ` ${error.status}` : ""}): ${error.message}`);
+        if (this.protocol === "native" && this.options.toolbox?.protocol === "auto" && rejectsTools(error)) {
+          this.log.removeFrom(mark);
+          this.fallBackToXml(`the endpoint rejected native tools (${error.message})`);
+          attempt--;
+          continue;
+        }
         if (attempt <= policy.maxRetries && isTransient(error)) {
           const delayMs = retryDelay(error, attempt, policy);
           this.log.removeFrom(mark);
@@ -278,91 +296,90 @@ export class Task implements Disposable {
     }
   }
 
-  private assistantMessage(raw: string, nativeBlocks: ToolUseBlock[]): LlmMessage {
-    if (nativeBlocks.length === 0) return { role: "assistant", content: raw };
-    const content: LlmContent[] = raw ? [{ type: "text", text: raw }] : [];
-    for (const block of nativeBlocks) {
-      block.id ??= `call_${this.log.newId()}`;
-      content.push({ type: "tool_use", id: block.id, name: block.name || "unknown", input: block.input ?? {} });
-    }
-    return { role: "assistant", content };
-  }
-
-  /**
-   * Runs the calls in order. Native calls each get exactly one tool_result in the next message
-   * (skipped ones too); XML calls get their results as text.
-   */
   private async runTools(calls: Turn["calls"], native: boolean, signal: AbortSignal): Promise<"continue" | "done"> {
-    const toolbox = this.options.toolbox!;
-    const results: LlmContent[] = [];
-    const texts: string[] = [];
-    let stopAfter: "continue" | "done" = "continue";
-    let skipRest: string | undefined;
-    let waitFor: { block: ToolUseBlock; status: TaskStatus } | undefined;
-    for (const { block, itemId } of calls) {
-      const report = (forModel: string, isError: boolean) => {
-        if (block.id && native) results.push({ type: "tool_result", toolUseId: block.id, content: forModel, isError });
-        else texts.push(`[${block.name}] Result:\n${forModel}`);
-      };
-      if (skipRest) {
-        this.log.updateTool(itemId, "error", skipRest);
-        report(skipRest, true);
-        continue;
-      }
-      const repeated = this.repetition.check(block);
-      if (repeated) {
-        this.log.updateTool(itemId, "error", repeated);
-        report(`Error: ${repeated}`, true);
-        this.stop("stopped", repeated);
-        stopAfter = "done";
-        skipRest = `Skipped: ${repeated}`;
-        continue;
-      }
-      this.log.updateTool(itemId, "running");
-      const result = await runToolCall(block, toolbox.pipeline(signal));
-      if (signal.aborted) {
-        report("The user cancelled the task.", true);
-        skipRest = "Skipped: the task was cancelled.";
-        this.stop("stopped", "cancelled");
-        stopAfter = "done";
-        continue;
-      }
-      if (result.status === "done" && result.outcome.kind !== "result") {
-        // A question or a completion: the user's next message answers it; later calls are skipped.
-        this.log.updateTool(itemId, "done");
-        if (result.outcome.kind === "question") {
-          this.log.append({ id: this.log.newId(), role: "question", question: result.outcome.question, suggestions: result.outcome.suggestions });
-        } else {
-          this.log.append({ id: this.log.newId(), role: "completion", result: result.outcome.result, command: result.outcome.command });
-        }
-        waitFor = { block, status: result.outcome.kind === "question" ? "answering" : "completed" };
-        skipRest = `Skipped: ${block.name} came first and ended the turn.`;
-        continue;
-      }
-      this.log.updateTool(itemId, result.status, result.forModel);
-      report(result.forModel, result.status !== "done");
-      if (result.status === "denied") {
-        skipRest = `Skipped: the user denied ${block.name} before this call.`;
-        this.consecutiveErrors = 0;
-      } else if (result.status === "error") {
-        this.consecutiveErrors++;
-        if (this.consecutiveErrors >= MAX_CONSECUTIVE_ERRORS) {
-          this.stop("stopped", `${MAX_CONSECUTIVE_ERRORS} tool calls failed in a row. Tell Kiln how to go on, or start a new task.`);
-          stopAfter = "done";
-          skipRest = "Skipped: too many errors in a row.";
-        }
-      } else {
-        this.consecutiveErrors = 0;
-      }
-    }
+    const outcome = await runToolTurn(calls, native, {
+      log: this.log,
+      repetition: this.repetition,
+      pipeline: this.pipeline(signal),
+      signal,
+      errors: this.errors,
+      vision: this.vision,
+      stop: (status, reason) => this.stop(status, reason),
+    });
+    const { results, texts, images, waitFor } = outcome;
     if (waitFor) {
-      this.pending = { name: waitFor.block.name, id: native ? waitFor.block.id : undefined, results, texts };
+      this.conversation.waitForAnswer({ name: waitFor.block.name, id: native ? waitFor.block.id : undefined, results, texts, images });
       this.setStatus(waitFor.status);
       return "done";
     }
-    const content: LlmContent[] = [...results, ...texts.map((text) => ({ type: "text" as const, text }))];
-    this.history.push({ role: "user", content: native ? content : texts.join("\n\n") });
-    return stopAfter;
+    this.conversation.addResults(results, texts, images, native);
+    return outcome.end;
+  }
+
+  private pipeline(signal: AbortSignal): PipelineDeps {
+    const toolbox = this.options.toolbox!;
+    const deps = toolbox.pipeline(signal);
+    const task: TaskControls = {
+      mode: () => toolbox.mode,
+      modes: () => toolbox.modes,
+      switchMode: (mode) => {
+        toolbox.mode = mode;
+        this.log.fire({ type: "mode", mode: mode.slug });
+      },
+      todos: () => this.todoList,
+      setTodos: (todos) => {
+        this.todoList = todos;
+        this.log.fire({ type: "todos", todos: todos.map((t) => ({ ...t })) });
+      },
+      requireTodosDone: toolbox.requireTodosDone,
+      runSubtask: (mode, message, todos) => this.runSubtask(mode, message, todos, signal),
+      condense: (focus) => this.condense(focus, signal),
+    };
+    return { ...deps, context: { ...deps.context, task } };
+  }
+
+  private async runSubtask(mode: Mode, message: string, todos: TodoItem[], signal: AbortSignal): Promise<SubtaskResult> {
+    const child = new Task({ ...this.options, toolbox: this.options.toolbox!.withMode(mode), idPrefix: `${this.options.idPrefix ?? "m"}.${++this.subtasks}.` });
+    child.todoList = todos;
+    const forward = child.onDidChange((event) => {
+      this.log.mirror(event);
+      if (event.type === "usage") this.usage.add(event.request, event.cost);
+    });
+    this.child = child;
+    const done = awaitSubtask(child, signal);
+    child.send(message).catch((err: unknown) => this.options.logger.error(`subtask failed: ${err instanceof Error ? err.message : String(err)}`));
+    try {
+      return await done;
+    } finally {
+      this.child = undefined;
+      forward.dispose();
+      child.dispose();
+    }
+  }
+
+  private async condense(focus: string, signal: AbortSignal): Promise<string> {
+    const window = this.conversation.condensable();
+    if (!window) throw new Error("there is nothing before this message to condense yet");
+    const provider = await this.options.getProvider();
+    const summary = await summarize(provider, window.messages, focus, signal, (usage) => this.usage.add(usage, undefined));
+    this.conversation.condense(window.from, summary);
+    return summary;
+  }
+
+  private modelInfo(provider: Provider): ModelResolution & { overridden: boolean } {
+    const overrides = this.options.modelOverrides?.();
+    const resolved = resolveModelInfo(provider.kind, provider.model, overrides);
+    const report = resolved.errors.join("; ");
+    if (report && report !== this.reportedModelErrors) this.options.logger.warn(`model overrides: ${report}`);
+    this.reportedModelErrors = report;
+    const overridden = typeof overrides === "object" && overrides !== null && "maxOutputTokens" in overrides && !/maxOutputTokens/.test(report);
+    return { ...resolved, overridden };
+  }
+
+  private fallBackToXml(reason: string): void {
+    this.protocol = "xml";
+    this.options.logger.info(`tool protocol: switched to XML because ${reason}`);
+    this.log.fire({ type: "protocol", protocol: "xml", reason });
   }
 
   private stop(status: TaskStatus, reason: string): void {

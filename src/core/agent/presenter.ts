@@ -3,7 +3,7 @@ import type { AssistantContentBlock, ToolUseBlock } from "../toolcall/types";
 
 export interface PresenterSink {
   append(item: AssistantItem | ToolItem): void;
-  textDelta(id: string, delta: string): void;
+  textDelta(id: string, delta: string, field: "text" | "reasoning"): void;
   changed(item: ToolItem): void;
   newId(): string;
 }
@@ -41,13 +41,20 @@ export class BlockPresenter {
     for (let i = this.firstOpen; i < blocks.length; i++) {
       const block = blocks[i]!;
       let shown = this.shown[i];
-      if (block.type === "text") {
+      if (block.type === "text" || block.type === "reasoning") {
+        // Reasoning written as <thinking> in the text shows like the API's own reasoning: collapsed.
+        const field = block.type === "text" ? "text" : "reasoning";
         if (!shown) {
           shown = { id: this.sink.newId(), size: block.content.length, nextUpdateAt: 0 };
           this.shown[i] = shown;
-          this.sink.append({ id: shown.id, role: "assistant", text: block.content, partial: !final && block.partial });
+          const partial = !final && block.partial;
+          this.sink.append(
+            field === "text"
+              ? { id: shown.id, role: "assistant", text: block.content, partial }
+              : { id: shown.id, role: "assistant", text: "", reasoning: block.content, partial },
+          );
         } else if (block.content.length > shown.size) {
-          this.sink.textDelta(shown.id, block.content.slice(shown.size));
+          this.sink.textDelta(shown.id, block.content.slice(shown.size), field);
           shown.size = block.content.length;
         }
       } else {

@@ -34,3 +34,12 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/**
+ * Endpoints without tool support answer a request with tools with a client error that names them
+ * (Ollama "does not support tools", vLLM "tool choice requires --enable-auto-tool-choice",
+ * OpenRouter 404 "No endpoints found that support tool use").
+ */
+export function rejectsTools(err: ProviderError): boolean {
+  return err.status !== undefined && [400, 404, 422].includes(err.status) && /\btools?\b|function|tool[_ ]?(use|choice|call)/i.test(err.message);
+}

@@ -1,55 +1,72 @@
 import type { NativeTool } from "../llm/types";
 import type { Mode } from "../modes/modes";
-import { toolsForMode } from "../modes/modes";
+import { BUILTIN_MODES, toolsForMode } from "../modes/modes";
 import type { Approvals } from "../ports/approvals";
 import type { FileSystem } from "../ports/fileSystem";
-import { buildSystemPrompt, type ToolProtocol } from "../prompts/system";
+import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
 import type { AutoApprovePolicy, PipelineDeps } from "../tools/pipeline";
 import type { ToolRegistry } from "../tools/registry";
 
 /** Everything the loop needs to work with tools, built once per task by the host. */
 export interface Toolbox {
-  protocol: ToolProtocol;
+  protocol: ToolProtocolSetting;
   maxRequests: number;
+  /** The current mode; switch_mode changes it for the rest of the task. */
+  mode: Mode;
+  modes: readonly Mode[];
+  /** Whether attempt_completion waits for every todo to be done. */
+  requireTodosDone: boolean;
+  /** The same tools and settings in another mode, for a subtask. */
+  withMode(mode: Mode): Toolbox;
   xmlParams(): Record<string, string[]>;
   nativeTools(): NativeTool[];
-  systemPrompt(): string;
+  systemPrompt(protocol: ToolProtocol): string;
   pipeline(signal: AbortSignal): PipelineDeps;
 }
 
 export interface ToolboxOptions {
   registry: ToolRegistry;
   mode: Mode;
-  protocol: ToolProtocol;
+  protocol: ToolProtocolSetting;
   approvals: Approvals;
-  autoApprove: AutoApprovePolicy;
+  autoApprove: AutoApprovePolicy | (() => AutoApprovePolicy);
   cwd: string;
   fs: FileSystem;
   os: string;
   maxRequests?: number;
   saveOverflow?(toolName: string, text: string): Promise<string>;
+  /** Modes the task may switch to; the built-ins unless the host knows custom ones. */
+  modes?: readonly Mode[];
+  requireTodosDone?: boolean;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
-  const tools = toolsForMode(options.mode, options.registry.list());
-  return {
+  const ownFiles = new Set<string>();
+  const tools = () => toolsForMode(toolbox.mode, options.registry.list());
+  const toolbox: Toolbox = {
     protocol: options.protocol,
     maxRequests: options.maxRequests ?? 100,
-    xmlParams: () => options.registry.xmlParams(tools),
-    nativeTools: () => options.registry.nativeSchemas(tools),
-    systemPrompt: () =>
-      buildSystemPrompt(options.mode, options.protocol, options.protocol === "xml" ? options.registry.xmlSection(tools) : "", {
+    mode: options.mode,
+    modes: options.modes ?? BUILTIN_MODES,
+    requireTodosDone: options.requireTodosDone ?? false,
+    withMode: (mode) => createToolbox({ ...options, mode }),
+    xmlParams: () => options.registry.xmlParams(tools()),
+    nativeTools: () => options.registry.nativeSchemas(tools()),
+    systemPrompt: (protocol) =>
+      buildSystemPrompt(toolbox.mode, protocol, protocol === "xml" ? options.registry.xmlSection(tools()) : "", {
         cwd: options.cwd,
         os: options.os,
         now: new Date(),
       }),
     pipeline: (signal) => ({
       registry: options.registry,
-      mode: options.mode,
+      mode: toolbox.mode,
       approvals: options.approvals,
-      autoApprove: options.autoApprove,
+      autoApprove: typeof options.autoApprove === "function" ? options.autoApprove() : options.autoApprove,
       context: { cwd: options.cwd, fs: options.fs, signal },
       saveOverflow: options.saveOverflow,
+      ownFiles,
     }),
   };
+  return toolbox;
 }

@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
-import type { LlmMessage, NativeTool } from "./types";
+import type { LlmImage, LlmMessage, NativeTool } from "./types";
 
 type AnthropicMessage = Anthropic.MessageParam;
 type OpenAiMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -16,12 +16,23 @@ export function toAnthropicMessages(messages: readonly LlmMessage[]): AnthropicM
             return { type: "text" as const, text: block.text };
           case "tool_use":
             return { type: "tool_use" as const, id: block.id, name: block.name, input: block.input };
+          case "image":
+            return anthropicImage(block);
           case "tool_result":
-            return { type: "tool_result" as const, tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
+            return {
+              type: "tool_result" as const,
+              tool_use_id: block.toolUseId,
+              content: block.images?.length ? [{ type: "text" as const, text: block.content }, ...block.images.map(anthropicImage)] : block.content,
+              is_error: block.isError,
+            };
         }
       }),
     };
   });
+}
+
+function anthropicImage(image: LlmImage): Anthropic.ImageBlockParam {
+  return { type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } };
 }
 
 export function toAnthropicTools(tools: readonly NativeTool[]): Anthropic.Tool[] {
@@ -44,14 +55,25 @@ export function toOpenAiMessages(system: string, messages: readonly LlmMessage[]
       out.push({ role: "assistant", content: text || null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
       continue;
     }
-    const texts: string[] = [];
+    // Tool messages take text only: images (a screenshot, an image file) follow in a user message.
+    const parts: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
     for (const block of m.content) {
-      if (block.type === "tool_result") out.push({ role: "tool", tool_call_id: block.toolUseId, content: block.content });
-      else if (block.type === "text") texts.push(block.text);
+      if (block.type === "tool_result") {
+        out.push({ role: "tool", tool_call_id: block.toolUseId, content: block.content });
+        for (const image of block.images ?? []) parts.push(openAiImage(image));
+      } else if (block.type === "text") parts.push({ type: "text", text: block.text });
+      else if (block.type === "image") parts.push(openAiImage(block));
     }
-    if (texts.length > 0) out.push({ role: "user", content: texts.join("\n\n") });
+    if (parts.length > 0) {
+      const onlyText = parts.every((p) => p.type === "text");
+      out.push({ role: "user", content: onlyText ? parts.map((p) => (p as { text: string }).text).join("\n\n") : parts });
+    }
   }
   return out;
+}
+
+function openAiImage(image: LlmImage): OpenAI.Chat.Completions.ChatCompletionContentPartImage {
+  return { type: "image_url", image_url: { url: `data:${image.mediaType};base64,${image.data}` } };
 }
 
 export function toOpenAiTools(tools: readonly NativeTool[]): OpenAI.Chat.Completions.ChatCompletionTool[] {

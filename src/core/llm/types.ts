@@ -13,10 +13,17 @@ export interface ProviderConfig extends ProviderSettings {
   apiKey: string | undefined;
 }
 
+export interface LlmImage {
+  mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+  /** Base64, no data: prefix. */
+  data: string;
+}
+
 export type LlmContent =
   | { type: "text"; text: string }
+  | ({ type: "image" } & LlmImage)
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; toolUseId: string; content: string; isError?: boolean };
+  | { type: "tool_result"; toolUseId: string; content: string; isError?: boolean; images?: LlmImage[] };
 
 export interface LlmMessage {
   role: "user" | "assistant";

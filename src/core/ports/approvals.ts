@@ -1,6 +1,6 @@
 import type { ToolGroup } from "../tools/defineTool";
 
-export interface ApprovalRequest {
+export interface ApprovalRequest extends Omit<ApprovalDetails, "alwaysAsk"> {
   tool: string;
   group: ToolGroup;
   /** One line for the card: what the call will do. */
@@ -9,6 +9,18 @@ export interface ApprovalRequest {
   /** Absolute paths the call touches. */
   paths: string[];
   outsideWorkspace: boolean;
+  /** Protected paths among them (Kiln's and the editor's configuration): never auto-approved. */
+  protectedPaths?: string[];
+}
+
+/** What a tool may add when it asks itself (edit tools ask once their change is worked out). */
+export interface ApprovalDetails {
+  /** Unified diff of the proposed change, for the user to review. */
+  diff?: string;
+  /** Ask even when the tool's group is auto-approved (a destructive command, say). */
+  alwaysAsk?: boolean;
+  /** Why it asks despite auto-approval, shown to the user. */
+  reason?: string;
 }
 
 export type ApprovalDecision = { approved: true } | { approved: false; feedback?: string };

@@ -12,4 +12,6 @@ export interface FileSystem {
   readDirectory(path: string): Promise<{ name: string; type: EntryType }[]>;
   /** Atomic: the file holds either its old content or all of the new one, never a mix. */
   writeFile(path: string, content: string): Promise<void>;
+  /** A file, or a folder with everything in it when recursive (else only an empty folder). */
+  delete(path: string, options?: { recursive?: boolean }): Promise<void>;
 }

@@ -40,4 +40,10 @@ export class NodeFileSystem implements FileSystem {
       throw err;
     }
   }
+
+  async delete(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    const stat = await fs.lstat(path);
+    if (stat.isDirectory()) await (options.recursive ? fs.rm(path, { recursive: true }) : fs.rmdir(path));
+    else await fs.unlink(path);
+  }
 }

@@ -7,6 +7,8 @@ export interface Environment {
 }
 
 export type ToolProtocol = "xml" | "native";
+/** auto: native where the endpoint takes tools, XML when it rejects them or the model writes XML. */
+export type ToolProtocolSetting = ToolProtocol | "auto";
 
 export function buildSystemPrompt(mode: Mode, protocol: ToolProtocol, xmlToolSection: string, env: Environment): string {
   const toolUse =

@@ -20,4 +20,14 @@ export interface ToolUseBlock {
   error?: string;
 }
 
-export type AssistantContentBlock = TextBlock | ToolUseBlock;
+/**
+ * What the model wrote inside `<thinking>…</thinking>` or `<think>…</think>` in its text, when the XML
+ * parser is asked to read reasoning tags. Still partial at the end when the close tag never came.
+ */
+export interface ReasoningBlock {
+  type: "reasoning";
+  content: string;
+  partial: boolean;
+}
+
+export type AssistantContentBlock = TextBlock | ToolUseBlock | ReasoningBlock;

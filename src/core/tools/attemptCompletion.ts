@@ -9,7 +9,14 @@ export const attemptCompletionTool = defineTool({
     result: p.string("What was done", { raw: true }),
     command: p.string("A command the user can run to see the result", { optional: true }),
   },
-  async execute(args) {
+  async execute(args, context) {
+    const open = context.task?.requireTodosDone ? context.task.todos().filter((t) => t.status !== "completed") : [];
+    if (open.length > 0) {
+      return {
+        kind: "result",
+        text: `Error: ${open.length} todo item(s) are still open (${open.map((t) => t.text).join("; ")}). Finish them, or update the list with update_todo_list if they are no longer needed, then complete.`,
+      };
+    }
     return { kind: "completion", result: args.result.trim(), command: args.command };
   },
 });

@@ -1,5 +1,11 @@
+import type { LlmImage } from "../llm/types";
+import type { TaskControls } from "../ports/taskControls";
+import type { ApprovalDecision, ApprovalDetails } from "../ports/approvals";
+import type { EditReview } from "../ports/editReview";
 import type { FileSystem } from "../ports/fileSystem";
 import type { ArgsOf, ParamSpecs } from "./params";
+
+export type ApprovalCategory = "delete";
 
 export type ToolGroup = "read" | "edit" | "command" | "browser" | "mcp" | "always";
 
@@ -8,6 +14,17 @@ export interface ToolContext {
   cwd: string;
   fs: FileSystem;
   signal: AbortSignal;
+  /** The workspace's .gitignore and .kilocodeignore rules; tools build their own when absent. */
+  ignore?: import("../workspace/ignore").IgnoreRules;
+  /** Where edit tools send their writes (the diff editor in VS Code, straight to disk in the CLI). */
+  edits?: EditReview;
+  /**
+   * The user's decision on this call, asked at most once. The pipeline asks before `execute` unless
+   * the tool's approval says `reviewed` (then the tool asks, with its diff, when it is ready).
+   */
+  approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
+  /** The running task, for the task and mode tools; absent where tools run outside a task. */
+  task?: TaskControls;
 }
 
 export interface Suggestion {
@@ -16,15 +33,24 @@ export interface Suggestion {
 }
 
 /** What a tool hands back: a result for the model, or a stop of the loop (a question, the end). */
+export type ImageData = LlmImage;
+
 export type ToolOutcome =
-  | { kind: "result"; text: string }
+  /** images: shown to vision models beside the text (a screenshot, an image file that was read). */
+  | { kind: "result"; text: string; images?: ImageData[] }
   | { kind: "question"; question: string; suggestions: Suggestion[] }
-  | { kind: "completion"; result: string; command?: string };
+  | { kind: "completion"; result: string; command?: string }
+  /** The user said no when the tool asked (a reviewed edit); nothing was changed. */
+  | { kind: "denied"; feedback?: string };
 
 export interface ApprovalInfo {
   summary: string;
   /** Paths as the model wrote them; the pipeline resolves and checks them. */
   paths: string[];
+  /** The tool asks through `context.approve` itself, once it can show what it will change. */
+  reviewed?: boolean;
+  /** A category auto-approved on its own, apart from the tool's group (deleting files). */
+  category?: ApprovalCategory;
 }
 
 export interface ToolDefinition<S extends ParamSpecs = ParamSpecs> {

@@ -1,9 +1,9 @@
-import type { Approvals } from "../ports/approvals";
+import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/approvals";
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
-import type { ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
+import type { ApprovalCategory, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
 import { coerceArgs } from "./params";
-import { resolvePath } from "./paths";
+import { resolvePath, type ResolvedPath } from "./paths";
 import type { ToolRegistry } from "./registry";
 
 export interface AutoApprovePolicy {
@@ -11,6 +11,8 @@ export interface AutoApprovePolicy {
   groups: ReadonlySet<ToolGroup>;
   /** Whether those also run without asking when they touch paths outside the workspace. */
   outsideWorkspace: boolean;
+  /** Categories that need their own yes (deleting files): without it they ask, whatever the group says. */
+  categories?: ReadonlySet<ApprovalCategory>;
 }
 
 export const ASK_EVERYTHING: AutoApprovePolicy = { groups: new Set(), outsideWorkspace: false };
@@ -24,17 +26,56 @@ export interface PipelineDeps {
   /** Results longer than this are cut; the full text is kept with saveOverflow. */
   maxResultChars?: number;
   saveOverflow?(toolName: string, text: string): Promise<string>;
+  /** Files Kiln saved for the model (results cut for length): reading them back needs no approval. */
+  ownFiles?: Set<string>;
+  /** Told when the call waits for the user's approval and when it runs, so its card can say so. */
+  onPhase?(phase: "waiting" | "running"): void;
 }
 
 export type ToolCallResult =
-  | { status: "done"; outcome: ToolOutcome; forModel: string }
+  | { status: "done"; outcome: Exclude<ToolOutcome, { kind: "denied" }>; forModel: string; images?: ImageData[] }
   | { status: "denied"; forModel: string; feedback?: string }
   | { status: "error"; forModel: string };
 
 const DEFAULT_MAX_RESULT = 50_000;
 
+function denied(toolName: string, feedback: string | undefined): ToolCallResult {
+  const said = feedback?.trim();
+  return {
+    status: "denied",
+    feedback: said,
+    forModel: said
+      ? `The user denied ${toolName} and said:\n<feedback>\n${said}\n</feedback>`
+      : `The user denied ${toolName}. Do not repeat it; ask or try another way.`,
+  };
+}
+
+/** Kiln's own configuration and the editor's: a change there always asks, whatever is auto-approved. */
+const PROTECTED = [/^\.kilocode(\/|$)/, /^\.kilocodemodes$/, /^\.kilocodeignore$/, /^\.vscode(\/|$)/, /(^|\/)AGENTS\.md$/, /\.code-workspace$/];
+
+function isProtected(path: ResolvedPath): boolean {
+  return !path.outsideWorkspace && PROTECTED.some((pattern) => pattern.test(path.display));
+}
+
 function fail(message: string): ToolCallResult {
   return { status: "error", forModel: `Error: ${message}` };
+}
+
+/**
+ * Whether the call is a read that runs without asking: such calls in one turn may run side by side,
+ * since they change nothing and no prompt has to wait for the user.
+ */
+export function isUnattendedRead(block: ToolUseBlock, deps: PipelineDeps): boolean {
+  const tool = deps.registry.get(block.name);
+  if (!tool || tool.group !== "read" || block.error || block.partial || !deps.autoApprove.groups.has("read")) return false;
+  const coerced = coerceArgs(tool.params, block.params);
+  if (!coerced.ok) return false;
+  const paths = (tool.approval?.(coerced.args).paths ?? []).map((path) => resolvePath(deps.context.cwd, path));
+  return deps.autoApprove.outsideWorkspace || !paths.some((p) => isOutside(p, tool.group, deps));
+}
+
+function isOutside(path: ResolvedPath, group: ToolGroup, deps: PipelineDeps): boolean {
+  return path.outsideWorkspace && !(group === "read" && deps.ownFiles?.has(path.absolute));
 }
 
 /** validate -> mode check -> approval -> execute -> result for the model. The same for every tool. */
@@ -51,10 +92,21 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   const mode = checkMode(deps.mode, tool.group, tool.name, paths.map((p) => p.display));
   if (!mode.ok) return fail(`${mode.reason} Tools available in this mode: ${available.join(", ")}.`);
 
-  if (approval) {
-    const outside = paths.some((p) => p.outsideWorkspace);
-    const auto = deps.autoApprove.groups.has(tool.group) && (!outside || deps.autoApprove.outsideWorkspace);
-    if (!auto) {
+  const outside = paths.some((p) => isOutside(p, tool.group, deps));
+  const guarded = paths.filter((p) => isProtected(p));
+  let asked: Promise<ApprovalDecision> | undefined;
+  // One decision per call, however often the tool asks (an edit asks when its diff is ready).
+  const approve = (details: ApprovalDetails = {}): Promise<ApprovalDecision> => {
+    asked ??= (async () => {
+      const category = approval?.category;
+      const auto =
+        deps.autoApprove.groups.has(tool.group) &&
+        (!category || deps.autoApprove.categories?.has(category) === true) &&
+        (!outside || deps.autoApprove.outsideWorkspace) &&
+        guarded.length === 0 &&
+        !details.alwaysAsk;
+      if (auto || !approval) return { approved: true } as const;
+      deps.onPhase?.("waiting");
       const decision = await deps.approvals.request({
         tool: tool.name,
         group: tool.group,
@@ -62,36 +114,37 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
         params: block.params,
         paths: paths.map((p) => p.absolute),
         outsideWorkspace: outside,
+        protectedPaths: guarded.map((p) => p.display),
+        ...details,
       });
-      if (!decision.approved) {
-        const feedback = decision.feedback?.trim();
-        return {
-          status: "denied",
-          feedback,
-          forModel: feedback
-            ? `The user denied ${tool.name} and said:\n<feedback>\n${feedback}\n</feedback>`
-            : `The user denied ${tool.name}. Do not repeat it; ask or try another way.`,
-        };
-      }
-    }
+      if (decision.approved) deps.onPhase?.("running");
+      return decision;
+    })();
+    return asked;
+  };
+  if (!approval?.reviewed) {
+    const decision = await approve();
+    if (!decision.approved) return denied(tool.name, decision.feedback);
   }
 
   let outcome: ToolOutcome;
   try {
-    outcome = await tool.execute(coerced.args, deps.context);
+    outcome = await tool.execute(coerced.args, { ...deps.context, approve });
   } catch (err) {
     return fail(`${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (outcome.kind === "denied") return denied(tool.name, outcome.feedback);
   if (outcome.kind !== "result") return { status: "done", outcome, forModel: "" };
   const isError = outcome.text.startsWith("Error:");
   const text = await cap(tool.name, outcome.text, deps);
-  return isError ? { status: "error", forModel: text } : { status: "done", outcome, forModel: text };
+  return isError ? { status: "error", forModel: text } : { status: "done", outcome, forModel: text, images: outcome.images };
 }
 
 async function cap(toolName: string, text: string, deps: PipelineDeps): Promise<string> {
   const max = deps.maxResultChars ?? DEFAULT_MAX_RESULT;
   if (text.length <= max) return text;
   const where = deps.saveOverflow ? await deps.saveOverflow(toolName, text) : undefined;
+  if (where) deps.ownFiles?.add(resolvePath(deps.context.cwd, where).absolute);
   const rest = where ? ` The full result is saved at ${where}; read it with read_file and start_line.` : "";
   return `${text.slice(0, max)}\n[Result cut at ${max} of ${text.length} characters.${rest}]`;
 }

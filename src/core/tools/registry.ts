@@ -2,9 +2,13 @@ import { askFollowupQuestionTool } from "./askFollowupQuestion";
 import { attemptCompletionTool } from "./attemptCompletion";
 import type { AnyTool } from "./defineTool";
 import { listFilesTool } from "./listFiles";
+import { searchFilesTool } from "./searchFiles";
+import { listCodeDefinitionsTool } from "./listCodeDefinitions";
+import { fetchInstructionsTool } from "./fetchInstructions";
 import { toJsonSchema, toXmlUsage } from "./params";
 import { readFileTool } from "./readFile";
 import { writeToFileTool } from "./writeToFile";
+import { TASK_TOOLS } from "./taskTools";
 
 export interface NativeToolSchema {
   name: string;
@@ -45,5 +49,5 @@ export class ToolRegistry {
 }
 
 export function createDefaultRegistry(): ToolRegistry {
-  return new ToolRegistry([readFileTool, listFilesTool, writeToFileTool, askFollowupQuestionTool, attemptCompletionTool]);
+  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
 }

@@ -1,6 +1,7 @@
 import { defineTool } from "./defineTool";
 import { p } from "./params";
 import { resolvePath } from "./paths";
+import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 
 function countLines(text: string): number {
   if (text === "") return 0;
@@ -17,7 +18,10 @@ export const writeToFileTool = defineTool({
     content: p.string("The complete new content of the file", { raw: true }),
     line_count: p.integer("Number of lines in content (a check against truncated output)", { optional: true, min: 0 }),
   },
-  approval: (args) => ({ summary: `Write ${args.path} (${countLines(args.content)} lines)`, paths: [args.path] }),
+  approval: (args) => {
+    const lines = countLines(args.content);
+    return { summary: `Write ${args.path} (${lines} ${lines === 1 ? "line" : "lines"})`, paths: [args.path], reviewed: true };
+  },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);
     const lines = countLines(args.content);
@@ -27,9 +31,12 @@ export const writeToFileTool = defineTool({
         text: `Error: content has ${lines} lines but line_count says ${args.line_count}; the content looks cut off, so nothing was written. Send the complete file.`,
       };
     }
-    const before = await context.fs.stat(target.absolute);
-    if (before && before.type !== "file") return { kind: "result", text: `Error: ${target.display} exists and is not a file.` };
-    await context.fs.writeFile(target.absolute, args.content);
-    return { kind: "result", text: `${before ? "Overwrote" : "Created"} ${target.display} (${lines} lines).` };
+    const before = await readTextFile(context, target);
+    if (isOutcome(before)) return before;
+    // A new file takes the content as sent; an existing one keeps its line endings and BOM.
+    const edit = await proposeEdit(context, { target, before, after: encodeLike(before, args.content), tool: "write_to_file" });
+    if (!edit.applied) return edit.outcome;
+    const edited = edit.userEdited ? " The user edited your proposal before saving; read the file before changing it again." : "";
+    return { kind: "result", text: `${before ? "Overwrote" : "Created"} ${target.display} (${lines} lines).${edited}` };
   },
 });

@@ -1,5 +1,6 @@
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import type { ToolGroup } from "../../core/tools/defineTool";
+import type { ToolProtocolSetting } from "../../core/prompts/system";
 
 export interface CliArgs {
   command: "run" | "chat";
@@ -9,7 +10,7 @@ export interface CliArgs {
   workspace: string;
   apiKeyEnv?: string;
   mode: string;
-  protocol: "xml" | "native";
+  protocol: ToolProtocolSetting;
   approve: Set<ToolGroup>;
   maxRequests: number;
   retries: number;
@@ -25,7 +26,8 @@ Options:
   --api-key-env NAME           read the API key from this variable (default ANTHROPIC_API_KEY,
                                OPENAI_API_KEY or KILN_API_KEY by provider); never from argv
   --mode SLUG                  code | architect | ask | debug | orchestrator (default code)
-  --protocol xml|native        how tools are called (default xml)
+  --protocol xml|native|auto   how tools are called (default xml; auto: native, XML if the endpoint
+                               rejects tools or the model writes XML)
   --approve none|read|all|GROUPS  what runs without asking (groups: read,edit,command,browser,mcp)
   --max-requests N             stop after N model requests (default 50)
   --retries N                  automatic retries of a failed request (default 3; Retry-After honoured)
@@ -88,7 +90,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break;
       case "--protocol": {
         const protocol = value();
-        if (protocol !== "xml" && protocol !== "native") throw new UsageError(`--protocol must be xml or native (got "${protocol}")`);
+        if (protocol !== "xml" && protocol !== "native" && protocol !== "auto") throw new UsageError(`--protocol must be xml, native or auto (got "${protocol}")`);
         args.protocol = protocol;
         break;
       }

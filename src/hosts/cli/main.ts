@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir, type } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
-import { Task, type TaskStatus } from "../../core/agent/Task";
+import { Task, type TaskEvent, type TaskStatus } from "../../core/agent/Task";
+import { formatUsd } from "../../core/llm/models";
+import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
 import { createProvider } from "../../core/llm/createProvider";
 import { API_KEY_ENV } from "../../core/llm/keys";
@@ -62,6 +64,22 @@ function makeTask(args: CliArgs): Task {
   return new Task({ getProvider, logger: stderrLogger, toolbox, retry });
 }
 
+async function askOnTerminal(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+function describeUsage(event: Extract<TaskEvent, { type: "usage" }>): string {
+  const { total, totalCost } = event;
+  const cache = total.cacheReadTokens || total.cacheWriteTokens ? `, cache ${total.cacheReadTokens} read / ${total.cacheWriteTokens} written` : "";
+  const cost = totalCost === undefined ? "" : `, ${formatUsd(totalCost)}`;
+  return `tokens ${total.inputTokens} in, ${total.outputTokens} out${cache}${cost}`;
+}
+
 /** Headless host: the same Task as the extension, with the terminal as its chat view. */
 async function main(): Promise<number> {
   let args: CliArgs;
@@ -102,9 +120,35 @@ async function main(): Promise<number> {
       process.stderr.write(`\n[${event.item.name}${target}: ${event.item.status}]\n`);
     }
   });
+  let usage: Extract<TaskEvent, { type: "usage" }> | undefined;
+  task.onDidChange((event) => {
+    if (event.type === "usage") usage = event;
+  });
   process.once("SIGINT", () => task.cancel());
+  // A subtask's question arrives while the task still runs: answer it at the terminal, or stop.
+  task.onDidChange((event) => {
+    if (event.type !== "appended" || event.item.role !== "question") return;
+    setImmediate(() => {
+      if (!task.busy || !task.acceptsInput) return;
+      if (!process.stdin.isTTY) {
+        process.stderr.write("kiln: a subtask asks a question and there is no terminal to answer it; stopping.\n");
+        task.cancel();
+        return;
+      }
+      void askOnTerminal("Your answer (empty to stop): ").then((answer) => (answer ? task.send(answer) : task.cancel()));
+    });
+  });
   await task.send(prompt);
-  if (!args.json) process.stdout.write("\n");
+  // With a person at the terminal, a question is answered there and the task goes on.
+  while (task.status === "answering" && process.stdin.isTTY) {
+    const answer = await askOnTerminal("Your answer (empty to stop): ");
+    if (!answer) break;
+    await task.send(answer);
+  }
+  if (!args.json) {
+    process.stdout.write("\n");
+    if (usage) process.stderr.write(`[${describeUsage(usage)}]\n`);
+  }
   return args.command === "chat" ? (task.status === "idle" ? 0 : 1) : EXIT[task.status];
 }
 

@@ -14,7 +14,9 @@ export class TerminalApprovals implements Approvals {
     }
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
-      const where = request.outsideWorkspace ? " (outside the workspace)" : "";
+      if (request.diff) process.stderr.write(`${request.diff}\n`);
+      if (request.reason) process.stderr.write(`kiln: ${request.reason}\n`);
+      const where = request.outsideWorkspace ? " (outside the workspace)" : request.protectedPaths?.length ? ` (protected: ${request.protectedPaths.join(", ")})` : "";
       const answer = (await rl.question(`kiln: ${request.summary}${where}. Approve? [y = yes, Enter = no, or type feedback] `)).trim();
       if (/^(y|yes)$/i.test(answer)) return { approved: true };
       return { approved: false, feedback: answer || undefined };

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { RetryPolicy } from "../../core/agent/retry";
 import { Task, type TaskEvent } from "../../core/agent/Task";
+import type { Toolbox } from "../../core/agent/toolbox";
 import type { Provider } from "../../core/llm/types";
 import type { Logger } from "../../core/ports";
 import { DisposableStore, Emitter } from "../../shared/disposable";
@@ -11,6 +12,9 @@ export interface ChatSessionDeps {
   getProvider(): Promise<Provider>;
   providerSummary(): ProviderSummary;
   retryPolicy(): RetryPolicy;
+  modelOverrides(): unknown;
+  /** Tools for a new task; undefined makes it a plain chat (no folder open). */
+  createToolbox?(): Toolbox | undefined;
 }
 
 function toMessage(event: TaskEvent): HostToWebview | undefined {
@@ -27,6 +31,10 @@ function toMessage(event: TaskEvent): HostToWebview | undefined {
       return { type: "chat/busy", busy: event.busy };
     case "status":
     case "retrying":
+    case "usage":
+    case "protocol":
+    case "todos":
+    case "mode":
       return undefined;
   }
 }
@@ -90,7 +98,7 @@ export class ChatSession implements vscode.Disposable {
         this.postSnapshot();
         return;
       case "chat/send":
-        if (this.task.busy) {
+        if (!this.task.acceptsInput) {
           this.deps.logger.warn(`${this.name}: message ignored while a reply is streaming`);
           return;
         }
@@ -109,7 +117,13 @@ export class ChatSession implements vscode.Disposable {
   }
 
   private createTask(): Task {
-    const task = new Task({ getProvider: () => this.deps.getProvider(), logger: this.deps.logger, retry: () => this.deps.retryPolicy() });
+    const task = new Task({
+      getProvider: () => this.deps.getProvider(),
+      logger: this.deps.logger,
+      retry: () => this.deps.retryPolicy(),
+      modelOverrides: () => this.deps.modelOverrides(),
+      toolbox: this.deps.createToolbox?.(),
+    });
     this.taskListeners.add(
       task.onDidChange((event) => {
         const message = toMessage(event);

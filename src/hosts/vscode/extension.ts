@@ -8,6 +8,7 @@ import { setApiKey } from "./commands";
 import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./providerConfig";
 import { setUpWebview } from "./webviewSetup";
+import { toolboxFactory } from "./agentSetup";
 
 /** What the extension exports outside production mode, for the tests running in the real host. */
 export interface KilnTestApi {
@@ -32,6 +33,9 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
       const maxRetries = Number.isInteger(retries) && retries >= 0 && retries <= 10 ? retries : DEFAULT_RETRY.maxRetries;
       return { ...DEFAULT_RETRY, maxRetries };
     },
+    // Validated by the core, which names any bad field in the log.
+    modelOverrides: () => vscode.workspace.getConfiguration("kiln.provider").get<unknown>("modelInfo"),
+    createToolbox: toolboxFactory(context.globalStorageUri, logger),
     providerSummary: () => {
       const settings = readProviderSettings();
       return { kind: settings.kind, model: settings.model || DEFAULT_MODELS[settings.kind] };

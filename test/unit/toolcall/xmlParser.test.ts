@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AssistantMessageParser, type AssistantContentBlock } from "../../../src/core/toolcall/xml/AssistantMessageParser";
+import { randomSplit, rng, soup } from "./split";
 
 const TOOLS = {
   read_file: ["path", "start_line", "end_line", "args"],
@@ -14,29 +15,6 @@ function parse(chunks: readonly string[], limits?: ConstructorParameters<typeof 
   for (const chunk of chunks) parser.processChunk(chunk);
   parser.finalizeContentBlocks();
   return structuredClone(parser.getContentBlocks());
-}
-
-/** A seeded generator, so a failing split can be reproduced from the printed seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomSplit(text: string, random: () => number, maxSize: number): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const size = 1 + Math.floor(random() * maxSize);
-    out.push(text.slice(i, i + size));
-    i += size;
-  }
-  return out;
 }
 
 const MESSAGES: Record<string, string> = {
@@ -133,7 +111,7 @@ describe("XML tool-use parser", () => {
     for (const chunk of randomSplit(message, rng(7), 5)) {
       parser.processChunk(chunk);
       parser.getContentBlocks().forEach((block, index) => {
-        const now = block.type === "text" ? block.content : JSON.stringify(Object.keys(block.params));
+        const now = block.type === "tool_use" ? JSON.stringify(Object.keys(block.params)) : block.content;
         const before = seen.get(index);
         if (block.type === "text" && before !== undefined) expect(now.startsWith(before)).toBe(true);
         seen.set(index, now);
@@ -168,9 +146,7 @@ describe("XML tool-use parser", () => {
     let withTools = 0;
     let withParams = 0;
     for (let n = 0; n < 400; n++) {
-      const length = 3 + Math.floor(random() * 60);
-      let message = "";
-      for (let k = 0; k < length; k++) message += vocabulary[Math.floor(random() * vocabulary.length)];
+      const message = soup(vocabulary, random, 3 + Math.floor(random() * 60));
       const whole = parse([message]);
       if (whole.some((b) => b.type === "tool_use")) withTools++;
       if (whole.some((b) => b.type === "tool_use" && Object.keys(b.params).length > 0)) withParams++;

@@ -100,7 +100,9 @@ describe("tool pipeline", () => {
 
   it("names the available tools for an unknown tool", async () => {
     const result = await runToolCall(call("delete_everything", {}), deps({ mode: "ask" }));
-    expect(result.forModel).toMatch(/no tool named "delete_everything". Available tools: read_file, list_files, ask_followup_question, attempt_completion\./);
+    expect(result.forModel).toMatch(/no tool named "delete_everything". Available tools: read_file, list_files, .*ask_followup_question, attempt_completion/);
+    // Only the tools of the mode: Ask mode cannot write.
+    expect(result.forModel).not.toContain("write_to_file");
   });
 
   it("enforces the mode at call time", async () => {
@@ -160,5 +162,25 @@ describe("tool pipeline", () => {
     expect(result.forModel.length).toBeLessThan(300);
     expect(result.forModel).toMatch(/\[Result cut at 100 of \d+ characters\. The full result is saved at \.kiln\/results\/read_file-1\.txt/);
     expect(saved[0]).toContain("500 | line 500");
+  });
+
+  it("lets the model read a cut result back from outside the workspace without asking, and nothing else there", async () => {
+    const store = mkdtempSync(join(tmpdir(), "kiln-overflow-"));
+    const options = {
+      auto: new Set(["read"] as const),
+      maxResultChars: 100,
+      ownFiles: new Set<string>(),
+      saveOverflow: async (_tool: string, text: string) => {
+        writeFileSync(join(store, "read_file-1.txt"), text);
+        return join(store, "read_file-1.txt");
+      },
+    };
+    await runToolCall(call("read_file", { path: "src/a.ts" }), { ...deps(options), ownFiles: options.ownFiles });
+    const back = await runToolCall(call("read_file", { path: join(store, "read_file-1.txt"), start_line: "2", end_line: "2" }), { ...deps(options), ownFiles: options.ownFiles });
+    expect(asked).toEqual([]);
+    expect(back.forModel).toMatch(/2 \| +1 \| line 1/);
+    writeFileSync(join(store, "other.txt"), "secret\n");
+    await runToolCall(call("read_file", { path: join(store, "other.txt") }), { ...deps(options), ownFiles: options.ownFiles });
+    expect(asked).toMatchObject([{ tool: "read_file", outsideWorkspace: true }]);
   });
 });

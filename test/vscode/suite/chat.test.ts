@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { appendedErrors, configure, exchange, kiln, replyText, waitFor } from "./helpers";
+import { appendedErrors, COMPLETE, configure, exchange, kiln, replyText, waitFor } from "./helpers";
 
 describe("sidebar chat against the fake model server", () => {
   let server: FakeModelServer;
@@ -12,12 +12,12 @@ describe("sidebar chat against the fake model server", () => {
   it("streams a reply into the chat token by token", async () => {
     const api = await kiln();
     await configure("openai-compatible", server.openaiBaseUrl);
-    server.enqueue({ text: "Kiln streams this reply in several pieces." });
+    server.enqueue({ text: `Kiln streams this reply in several pieces.\n${COMPLETE}` });
     const posted = await exchange(api.sidebar, { type: "chat/send", text: "hello from the host test" });
     const deltas = posted.filter((m) => m.type === "chat/textDelta");
     assert.ok(deltas.length > 3, `expected several deltas, got ${deltas.length}`);
-    assert.equal(replyText(posted), "Kiln streams this reply in several pieces.");
-    const final = posted.find((m) => m.type === "chat/itemChanged");
+    assert.equal(replyText(posted).trim(), "Kiln streams this reply in several pieces.");
+    const final = posted.find((m) => m.type === "chat/itemChanged" && m.item.role === "assistant");
     assert.ok(final && final.type === "chat/itemChanged" && final.item.role === "assistant" && !final.item.partial);
     assert.equal(posted.filter((m) => m.type === "chat/snapshot").length, 0, "streaming sends deltas, not snapshots");
     const request = server.requests.at(-1)!;
@@ -34,10 +34,10 @@ describe("sidebar chat against the fake model server", () => {
     assert.equal(error?.kind, "rate_limit");
     assert.match(error!.message, /rate-limiting.*wait 3 s/);
     assert.equal(error!.retryable, true);
-    server.enqueue({ text: "second time lucky" });
+    server.enqueue({ text: `second time lucky\n${COMPLETE}` });
     const retried = await exchange(api.sidebar, { type: "chat/retry" });
     assert.ok(retried.some((m) => m.type === "chat/itemRemoved"), "the error leaves the chat");
-    assert.equal(replyText(retried), "second time lucky");
+    assert.equal(replyText(retried).trim(), "second time lucky");
   });
 
   it("shows a server that is down as a network error", async () => {

@@ -22,7 +22,11 @@ export async function configure(kind: ProviderKind, baseUrl: string, model = "fa
   await config.update("model", model, vscode.ConfigurationTarget.Global);
   // Errors must show at once here; automatic retries have their own tests.
   await config.update("retries", 0, vscode.ConfigurationTarget.Global);
+  await config.update("protocol", "xml", vscode.ConfigurationTarget.Global);
 }
+
+/** Ends a scripted turn: the sidebar runs the agent loop, which waits for a tool call in each reply. */
+export const COMPLETE = "<attempt_completion>\n<result>Done.</result>\n</attempt_completion>";
 
 export function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
   return new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ export async function run(): Promise<void> {
   // Required after pre-require so describe/it exist; esbuild bundles these lazily.
   require("./activation.test");
   require("./chat.test");
+  require("./agent.test");
   require("./secrets.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {

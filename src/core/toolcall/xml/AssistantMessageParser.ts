@@ -1,5 +1,6 @@
 /**
- * Incremental parser for XML-style tool use in a streamed model reply.
+ * Incremental parser for XML-style tool use in a streamed model reply, and optionally for the
+ * `<thinking>` reasoning some models write in their text.
  *
  * Each chunk is scanned once, from where the last one stopped: plain text and values are copied in
  * bulk between '<' characters, and only the few characters of a possible tag are held back. So a
@@ -10,24 +11,20 @@
  * split of the message give the same blocks as the message in one piece.
  */
 
-import type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../types";
-import { ParamValue } from "./ParamValue";
-import { isSpace, prefixSet } from "./tags";
+import type { AssistantContentBlock, ReasoningBlock, TextBlock, ToolUseBlock } from "../types";
+import { DEFAULT_PARSER_LIMITS, REASONING_TAGS, type ParserLimits, type ParserOptions } from "./options";
+import { ParamValue, ReasoningValue } from "./ParamValue";
+import { isSpace, NO_TAG, PART_TAG, prefixSet, TagSet } from "./tags";
+import { UntilClose } from "./UntilClose";
 
-export type { AssistantContentBlock, TextBlock, ToolUseBlock } from "../types";
-
-export interface ParserLimits {
-  /** Characters in the whole message. */
-  maxMessageChars: number;
-  /** Characters in one parameter value. */
-  maxParamChars: number;
-}
-
-export const DEFAULT_PARSER_LIMITS: ParserLimits = { maxMessageChars: 1_000_000, maxParamChars: 100_000 };
+export type { AssistantContentBlock, ReasoningBlock, TextBlock, ToolUseBlock } from "../types";
+export { DEFAULT_PARSER_LIMITS, type ParserLimits, type ParserOptions } from "./options";
 
 const enum State {
   /** Prose, outside any tool. */
   Text,
+  /** Inside `<thinking>`: everything up to the close tag is reasoning, tool tags included. */
+  Reasoning,
   /** Inside a tool, between parameters. */
   Tool,
   /** Inside a parameter value. */
@@ -42,8 +39,10 @@ export class AssistantMessageParser {
   private readonly blocks: AssistantContentBlock[] = [];
   private readonly limits: ParserLimits;
   private readonly toolParams: ReadonlyMap<string, ReadonlySet<string>>;
-  private readonly toolOpenTags: ReadonlyMap<string, string>;
-  private readonly toolOpenPrefixes: Set<string>;
+  /** Tags that mean something in prose: each tool's opening tag, then the reasoning tags if asked for. */
+  private readonly textTags: TagSet;
+  /** Per entry of `textTags`: the tool it opens, or undefined for a reasoning tag. */
+  private readonly textTagTools: (string | undefined)[] = [];
   /** Per tool: prefixes of `<param>` for each of its params and of `</tool>`. */
   private readonly insideToolPrefixes = new Map<string, Set<string>>();
 
@@ -57,25 +56,35 @@ export class AssistantMessageParser {
   private tagBuffer = "";
 
   private tool: ToolUseBlock | undefined;
-  private param = "";
-  private closeTag = "";
-  /** How many characters of `closeTag` the value's tail matches. */
-  private closeMatched = 0;
-  private value: ParamValue | undefined;
-  /** Text after a candidate closing tag, until it proves or disproves the close. */
-  private lookahead = "";
+  private toolCloseTag = "";
+  /** `prefixesInside` of the open tool, looked up once per tool rather than once per chunk. */
+  private toolPrefixes: ReadonlySet<string> = new Set();
+  private reasoning: ReasoningBlock | undefined;
+  /** The parameter value or reasoning being read, up to the tag that ends it. */
+  private until: UntilClose | undefined;
+  /** After a candidate `</param>`: the whitespace that followed it, then the start of a tag. */
+  private afterSpace = "";
+  private afterTag = "";
 
-  constructor(toolParams: Record<string, readonly string[]>, limits: Partial<ParserLimits> = {}) {
+  constructor(toolParams: Record<string, readonly string[]>, options: ParserOptions = {}) {
+    const { reasoningTags = false, ...limits } = options;
     this.limits = { ...DEFAULT_PARSER_LIMITS, ...limits };
     const params = new Map<string, ReadonlySet<string>>();
-    const openTags = new Map<string, string>();
+    const tags: string[] = [];
     for (const [name, names] of Object.entries(toolParams)) {
       params.set(name, new Set(names));
-      openTags.set(`<${name}>`, name);
+      tags.push(`<${name}>`);
+      this.textTagTools.push(name);
+    }
+    if (reasoningTags) {
+      for (const tag of REASONING_TAGS.keys()) {
+        if (tags.includes(tag)) continue;
+        tags.push(tag);
+        this.textTagTools.push(undefined);
+      }
     }
     this.toolParams = params;
-    this.toolOpenTags = openTags;
-    this.toolOpenPrefixes = prefixSet(openTags.keys());
+    this.textTags = new TagSet(tags);
   }
 
   getContentBlocks(): AssistantContentBlock[] {
@@ -104,6 +113,9 @@ export class AssistantMessageParser {
         case State.Text:
           i = this.scanText(input, i);
           break;
+        case State.Reasoning:
+          i = this.scanReasoning(input, i);
+          break;
         case State.Tool:
           i = this.scanTool(input, i);
           break;
@@ -120,16 +132,18 @@ export class AssistantMessageParser {
     }
   }
 
-  /** Ends the stream: pending text is text, an unclosed tool stays partial (it must not run). */
+  /**
+   * Ends the stream: pending text is text; an unclosed tool stays partial (it must not run), and so
+   * does unclosed reasoning, with all it had.
+   */
   finalizeContentBlocks(): void {
     switch (this.state) {
       case State.Text:
         this.finalizeText();
         break;
       case State.Value:
-        // The stream ended inside a value: a half-matched closing tag and held newlines are content.
-        if (this.closeMatched > 0) this.value!.append(this.closeTag.slice(0, this.closeMatched));
-        this.value!.end();
+      case State.Reasoning:
+        this.until!.end();
         break;
       case State.AfterClose:
         // `</param>` then only whitespace (or a partial tag) before the end: the value is complete.
@@ -139,46 +153,49 @@ export class AssistantMessageParser {
       case State.Stopped:
         break;
     }
-    if (this.text) this.text.partial = false;
-    this.text = undefined;
+    this.endText();
     this.state = State.Stopped;
   }
 
   // --- prose ---------------------------------------------------------------------------------
 
   private scanText(input: string, start: number): number {
+    const tags = this.textTags;
     let i = start;
-    if (this.tagBuffer) {
-      // Continue a possible `<tool>` tag from the previous chunk, one character at a time.
-      while (i < input.length && this.tagBuffer) {
-        const ch = input[i]!;
-        const next = this.tagBuffer + ch;
-        i++;
-        const name = this.toolOpenTags.get(next);
-        if (name !== undefined) {
-          this.tagBuffer = "";
-          this.openTool(name);
-          return i;
-        }
-        if (this.toolOpenPrefixes.has(next)) {
-          this.tagBuffer = next;
-        } else {
-          this.appendText(this.tagBuffer);
-          this.tagBuffer = "";
-          if (ch === "<") this.tagBuffer = "<";
-          else this.appendText(ch);
-        }
+    if (this.tagBuffer.length > 0) {
+      // A possible tag cut by the last chunk boundary: decide it with the characters that follow.
+      const held = this.tagBuffer;
+      const probe = held + input.slice(i, i + tags.maxLength);
+      const hit = tags.match(probe, 0);
+      if (hit === PART_TAG) {
+        // Only when the probe took all of the input: it is at least as long as any tag otherwise.
+        this.tagBuffer = probe;
+        return input.length;
       }
-      if (this.tagBuffer) return i;
+      this.tagBuffer = "";
+      if (hit !== NO_TAG) {
+        this.openTextTag(hit);
+        return i + tags.tags[hit]!.length - held.length;
+      }
+      this.appendText(held);
     }
-    const lt = input.indexOf("<", i);
-    if (lt === -1) {
-      this.appendText(input.slice(i));
-      return input.length;
+    let lt = input.indexOf("<", i);
+    while (lt !== -1) {
+      const hit = tags.match(input, lt);
+      if (hit === NO_TAG) {
+        lt = input.indexOf("<", lt + 1);
+        continue;
+      }
+      if (lt > i) this.appendText(input.slice(i, lt));
+      if (hit === PART_TAG) {
+        this.tagBuffer = input.slice(lt);
+        return input.length;
+      }
+      this.openTextTag(hit);
+      return lt + tags.tags[hit]!.length;
     }
-    if (lt > i) this.appendText(input.slice(i, lt));
-    this.tagBuffer = "<";
-    return lt + 1;
+    this.appendText(i === 0 ? input : input.slice(i));
+    return input.length;
   }
 
   private appendText(piece: string): void {
@@ -198,16 +215,52 @@ export class AssistantMessageParser {
     this.text.content += piece;
   }
 
-  private openTool(name: string): void {
+  /** A block other than text begins: the text before it is complete, whitespace alone is dropped. */
+  private endText(): void {
     if (this.text) this.text.partial = false;
     this.text = undefined;
     this.pendingSpace = "";
-    this.tool = { type: "tool_use", name, params: {}, partial: true };
-    this.blocks.push(this.tool);
-    this.state = State.Tool;
+  }
+
+  private openTextTag(index: number): void {
+    const name = this.textTagTools[index];
+    if (name !== undefined) this.openTool(name);
+    else this.openReasoning(REASONING_TAGS.get(this.textTags.tags[index]!)!);
+  }
+
+  // --- reasoning -----------------------------------------------------------------------------
+
+  private openReasoning(closeTag: string): void {
+    this.endText();
+    const block: ReasoningBlock = { type: "reasoning", content: "", partial: true };
+    this.blocks.push(block);
+    this.reasoning = block;
+    this.until = new UntilClose(new ReasoningValue(block), closeTag);
+    this.state = State.Reasoning;
+  }
+
+  /** The first close tag ends reasoning: there is no later tag that could say otherwise. */
+  private scanReasoning(input: string, start: number): number {
+    const end = this.until!.scan(input, start);
+    if (end === -1) return input.length;
+    this.until!.value.close();
+    this.until = undefined;
+    this.reasoning!.partial = false;
+    this.reasoning = undefined;
+    this.state = State.Text;
+    return end;
   }
 
   // --- between parameters --------------------------------------------------------------------
+
+  private openTool(name: string): void {
+    this.endText();
+    this.tool = { type: "tool_use", name, params: {}, partial: true };
+    this.toolCloseTag = `</${name}>`;
+    this.toolPrefixes = this.prefixesInside(name);
+    this.blocks.push(this.tool);
+    this.state = State.Tool;
+  }
 
   private prefixesInside(tool: string): Set<string> {
     let set = this.insideToolPrefixes.get(tool);
@@ -221,8 +274,7 @@ export class AssistantMessageParser {
   }
 
   private scanTool(input: string, start: number): number {
-    const tool = this.tool!;
-    const prefixes = this.prefixesInside(tool.name);
+    const prefixes = this.toolPrefixes;
     let i = start;
     while (i < input.length) {
       const ch = input[i]!;
@@ -242,11 +294,8 @@ export class AssistantMessageParser {
         continue;
       }
       this.tagBuffer = "";
-      if (next === `</${tool.name}>`) {
-        this.closeTool();
-        return i;
-      }
-      this.openParam(next.slice(1, -1));
+      if (next === this.toolCloseTag) this.closeTool();
+      else this.openParam(next.slice(1, -1));
       return i;
     }
     return i;
@@ -259,50 +308,17 @@ export class AssistantMessageParser {
   }
 
   private openParam(name: string): void {
-    this.param = name;
-    this.closeTag = `</${name}>`;
-    this.closeMatched = 0;
-    this.value = new ParamValue(this.tool!, name, this.limits.maxParamChars);
+    this.until = new UntilClose(new ParamValue(this.tool!, name, this.limits.maxParamChars), `</${name}>`);
     this.state = State.Value;
   }
 
   // --- inside a value ------------------------------------------------------------------------
 
   private scanValue(input: string, start: number): number {
-    let i = start;
-    while (i < input.length) {
-      if (this.closeMatched > 0) {
-        const ch = input[i]!;
-        if (ch === this.closeTag[this.closeMatched]) {
-          this.closeMatched++;
-          i++;
-          if (this.closeMatched === this.closeTag.length) {
-            this.closeMatched = 0;
-            this.lookahead = "";
-            this.state = State.AfterClose;
-            return i;
-          }
-          continue;
-        }
-        // Not the closing tag after all: what matched so far is value text.
-        this.value!.append(this.closeTag.slice(0, this.closeMatched));
-        this.closeMatched = 0;
-        if (ch === "<") {
-          this.closeMatched = 1;
-          i++;
-        }
-        continue;
-      }
-      const lt = input.indexOf("<", i);
-      if (lt === -1) {
-        this.value!.append(input.slice(i));
-        return input.length;
-      }
-      if (lt > i) this.value!.append(input.slice(i, lt));
-      this.closeMatched = 1;
-      i = lt + 1;
-    }
-    return i;
+    const end = this.until!.scan(input, start);
+    if (end === -1) return input.length;
+    this.state = State.AfterClose;
+    return end;
   }
 
   // --- after a candidate closing tag ---------------------------------------------------------
@@ -314,64 +330,59 @@ export class AssistantMessageParser {
    */
   private scanAfterClose(input: string, start: number): number {
     const tool = this.tool!;
-    const prefixes = this.prefixesInside(tool.name);
+    const prefixes = this.toolPrefixes;
     let i = start;
     while (i < input.length) {
       const ch = input[i]!;
-      const tagStart = this.lookahead.indexOf("<");
-      if (tagStart === -1) {
+      if (this.afterTag.length === 0) {
+        if (ch === "<") this.afterTag = "<";
+        else if (isSpace(ch)) this.afterSpace += ch;
+        else return this.rejectClose(i);
         i++;
-        if (isSpace(ch)) {
-          this.lookahead += ch;
-          continue;
-        }
-        if (ch === "<") {
-          this.lookahead += ch;
-          continue;
-        }
-        this.rejectClose(ch);
-        return i;
+        continue;
       }
-      const tag = this.lookahead.slice(tagStart) + ch;
-      i++;
-      if (!prefixes.has(tag) || tag === `<${this.param}>`) {
-        this.rejectClose(ch);
-        return i;
+      const tag = this.afterTag + ch;
+      if (!prefixes.has(tag)) return this.rejectClose(i);
+      if (ch !== ">") {
+        this.afterTag = tag;
+        i++;
+        continue;
       }
-      if (ch === ">" && tag !== `</${tool.name}>` && Object.hasOwn(tool.params, tag.slice(1, -1))) {
-        // A param this call already has cannot be the next one: `</content>\n<path>` inside a
-        // file being written is content when <path> came before.
-        this.rejectClose(ch);
-        return i;
+      if (tag === this.toolCloseTag) {
+        this.closeValue();
+        this.closeTool();
+        return i + 1;
       }
-      this.lookahead += ch;
-      if (ch !== ">") continue;
-      // Confirmed: close the value, then act on the tag that followed it.
+      // A param this call already has (this one included) cannot be the next one: `</content>\n<path>`
+      // inside a file being written is content when <path> came before.
+      const name = tag.slice(1, -1);
+      if (Object.hasOwn(tool.params, name)) return this.rejectClose(i);
       this.closeValue();
-      if (tag === `</${tool.name}>`) this.closeTool();
-      else this.openParam(tag.slice(1, -1));
-      return i;
+      this.openParam(name);
+      return i + 1;
     }
     return i;
   }
 
   /**
-   * The candidate close was value text: put it back and read on. The whitespace after it is plain
-   * value; the tag-like rest (a few characters) is read again, since it may begin the real close.
+   * The candidate close was value text: put it back, and go on reading at `i`, which is not consumed.
+   * The tag-like part (a few characters) is read again first, since it may begin the real close.
    */
-  private rejectClose(ch: string): void {
-    const tagStart = this.lookahead.indexOf("<");
-    const space = tagStart === -1 ? this.lookahead : this.lookahead.slice(0, tagStart);
-    const again = (tagStart === -1 ? "" : this.lookahead.slice(tagStart)) + ch;
-    this.lookahead = "";
+  private rejectClose(i: number): number {
+    const again = this.afterTag;
+    this.until!.value.append(this.until!.closeTag + this.afterSpace);
+    this.afterSpace = "";
+    this.afterTag = "";
     this.state = State.Value;
-    this.value!.append(this.closeTag + space);
-    this.feed(again);
+    if (again.length > 0) this.feed(again);
+    return i;
   }
 
   private closeValue(): void {
-    this.value!.close();
-    this.lookahead = "";
+    this.until!.value.close();
+    this.until = undefined;
+    this.afterSpace = "";
+    this.afterTag = "";
     this.state = State.Tool;
   }
 
@@ -379,17 +390,15 @@ export class AssistantMessageParser {
     const message = `The reply passed ${this.limits.maxMessageChars} characters, the limit for one message; the rest was ignored.`;
     if (this.tool) {
       this.tool.error = `${message} This call was cut off and was not run.`;
-    } else {
-      this.finalizeText();
-      this.blocks.push({ type: "text", content: `[${message}]`, partial: false });
+      this.finalizeContentBlocks();
+      return;
     }
     this.finalizeContentBlocks();
+    this.blocks.push({ type: "text", content: `[${message}]`, partial: false });
   }
 
   private finalizeText(): void {
     if (this.tagBuffer) this.appendText(this.tagBuffer);
     this.tagBuffer = "";
-    if (this.text) this.text.partial = false;
-    this.text = undefined;
   }
 }

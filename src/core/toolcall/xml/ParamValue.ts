@@ -1,27 +1,19 @@
-import type { ToolUseBlock } from "../types";
+import type { ReasoningBlock, ToolUseBlock } from "../types";
+
+const LF = 10;
+const CR = 13;
 
 /**
- * One parameter value as it streams in, written straight into its block so the UI sees it grow.
- * Layout newlines are taken off exactly once: the one right after the opening tag, and the one right
- * before the closing tag (held back until it is known which it is). Past the size limit the value
- * stops growing and the block gets an error for the model.
+ * Text between an opening and a closing tag as it streams in, written straight into its block so the
+ * UI sees it grow. Layout newlines are taken off exactly once: the one right after the opening tag,
+ * and the one right before the closing tag (held back until it is known which it is).
  */
-export class ParamValue {
+export abstract class TrimmedValue {
   private started = false;
   /** Start of the value that may still be the "\r\n" to strip (a "\r" cut from its "\n"). */
   private start = "";
   /** A trailing "\n", "\r\n" or "\r" held back: dropped if the value closes right after it. */
   private held = "";
-  private length = 0;
-  private full = false;
-
-  constructor(
-    private readonly block: ToolUseBlock,
-    private readonly name: string,
-    private readonly maxChars: number,
-  ) {
-    block.params[name] = "";
-  }
 
   append(piece: string): void {
     if (piece.length === 0) return;
@@ -38,22 +30,22 @@ export class ParamValue {
       else if (text.startsWith("\n")) text = text.slice(1);
       if (text.length === 0) return;
     }
-    if (this.held) {
+    if (this.held.length > 0) {
       text = this.held + text;
       this.held = "";
     }
-    if (text.endsWith("\r\n")) {
-      this.held = "\r\n";
-      text = text.slice(0, -2);
-    } else if (text.endsWith("\n")) {
-      this.held = "\n";
-      text = text.slice(0, -1);
-    } else if (text.endsWith("\r")) {
+    // Called once per chunk or more: char codes, not endsWith, keep the common case to one compare.
+    const last = text.charCodeAt(text.length - 1);
+    if (last === LF) {
+      const crlf = text.length >= 2 && text.charCodeAt(text.length - 2) === CR;
+      this.held = crlf ? "\r\n" : "\n";
+      text = text.slice(0, crlf ? -2 : -1);
+    } else if (last === CR) {
       // May be the first half of a "\r\n" split across chunks.
       this.held = "\r";
       text = text.slice(0, -1);
     }
-    this.add(text);
+    if (text.length > 0) this.write(text);
   }
 
   /** The closing tag came: a held newline was its line break and is dropped; a lone "\r" is content. */
@@ -61,7 +53,7 @@ export class ParamValue {
     const lone = this.start + (this.held === "\r" ? "\r" : "");
     this.start = "";
     this.held = "";
-    this.add(lone);
+    if (lone.length > 0) this.write(lone);
   }
 
   /** The stream ended inside the value: what was held back belongs to it. */
@@ -69,19 +61,47 @@ export class ParamValue {
     const rest = this.start + this.held;
     this.start = "";
     this.held = "";
-    this.add(rest);
+    if (rest.length > 0) this.write(rest);
   }
 
-  private add(text: string): void {
-    if (text.length === 0 || this.full) return;
-    if (this.length + text.length > this.maxChars) {
+  protected abstract write(text: string): void;
+}
+
+/** A tool parameter's value. Past the size limit it stops growing and the block gets an error for the model. */
+export class ParamValue extends TrimmedValue {
+  /** The value so far, kept here so that a write is one keyed store, not a keyed load and store. */
+  private content = "";
+  private full = false;
+
+  constructor(
+    private readonly block: ToolUseBlock,
+    private readonly name: string,
+    private readonly maxChars: number,
+  ) {
+    super();
+    block.params[name] = "";
+  }
+
+  protected write(text: string): void {
+    if (this.full) return;
+    if (this.content.length + text.length > this.maxChars) {
       this.full = true;
       this.block.error = `The value of <${this.name}> is longer than ${this.maxChars} characters, the limit for one parameter; it was cut off and the call was not run. Split the work into smaller calls.`;
-      this.block.params[this.name] += text.slice(0, this.maxChars - this.length);
-      this.length = this.maxChars;
-      return;
+      this.content += text.slice(0, this.maxChars - this.content.length);
+    } else {
+      this.content += text;
     }
-    this.block.params[this.name] += text;
-    this.length += text.length;
+    this.block.params[this.name] = this.content;
+  }
+}
+
+/** The inside of `<thinking>…</thinking>`; bounded only by the message limit. */
+export class ReasoningValue extends TrimmedValue {
+  constructor(private readonly block: ReasoningBlock) {
+    super();
+  }
+
+  protected write(text: string): void {
+    this.block.content += text;
   }
 }

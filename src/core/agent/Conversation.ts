@@ -1,0 +1,113 @@
+import type { LlmContent, LlmImage, LlmMessage } from "../llm/types";
+import type { ToolUseBlock } from "../toolcall/types";
+
+/**
+ * A call that the user's next message answers (a question, or feedback on a completion), with the
+ * results of the other calls of that turn, which go in the same message.
+ */
+export interface Pending {
+  name: string;
+  /** Native call id; undefined for XML. */
+  id: string | undefined;
+  results: LlmContent[];
+  texts: string[];
+  images: LlmImage[];
+}
+
+/** The user message carrying a turn's tool results: blocks for native calls, text (and images) for XML. */
+function resultContent(results: LlmContent[], texts: string[], images: LlmImage[], native: boolean): string | LlmContent[] {
+  const imageBlocks = images.map((image) => ({ type: "image" as const, ...image }));
+  if (native) return [...results, ...texts.map((text) => ({ type: "text" as const, text })), ...imageBlocks];
+  const text = texts.join("\n\n");
+  return imageBlocks.length > 0 ? [{ type: "text", text }, ...imageBlocks] : text;
+}
+
+/**
+ * The API conversation. It only grows (the last user message may gain text when a request failed
+ * and the user wrote again), so it can be saved and replayed; a condense hides older messages
+ * behind a summary without deleting them.
+ */
+export class Conversation {
+  private readonly history: LlmMessage[] = [];
+  private pending: Pending | undefined;
+  private condensed: { from: number; summary: string } | undefined;
+
+  get lastRole(): LlmMessage["role"] | undefined {
+    return this.history.at(-1)?.role;
+  }
+
+  /** A copy, for saving and for tests. */
+  all(): LlmMessage[] {
+    return structuredClone(this.history);
+  }
+
+  /** The user's words, as the answer to a pending call where there is one. */
+  addUserText(text: string): void {
+    const last = this.history.at(-1);
+    if (this.pending) {
+      const { name, id, results, texts, images } = this.pending;
+      this.pending = undefined;
+      const answer = name === "ask_followup_question" ? `<answer>\n${text}\n</answer>` : `The user replied:\n<feedback>\n${text}\n</feedback>`;
+      if (id) this.history.push({ role: "user", content: resultContent([...results, { type: "tool_result", toolUseId: id, content: answer }], texts, images, true) });
+      else this.history.push({ role: "user", content: resultContent(results, [...texts, `[${name}] Result:\n${answer}`], images, false) });
+    } else if (last?.role === "user") {
+      // The previous request failed and the user moved on: APIs want turns to alternate.
+      last.content = typeof last.content === "string" ? `${last.content}\n\n${text}` : [...last.content, { type: "text", text }];
+    } else {
+      this.history.push({ role: "user", content: text });
+    }
+  }
+
+  /** A note from Kiln to the model (e.g. that it forgot to use a tool). */
+  addNote(text: string): void {
+    this.history.push({ role: "user", content: text });
+  }
+
+  addAssistant(raw: string, nativeBlocks: ToolUseBlock[], newId: () => string): void {
+    if (nativeBlocks.length === 0) {
+      this.history.push({ role: "assistant", content: raw });
+      return;
+    }
+    const content: LlmContent[] = raw ? [{ type: "text", text: raw }] : [];
+    for (const block of nativeBlocks) {
+      block.id ??= `call_${newId()}`;
+      content.push({ type: "tool_use", id: block.id, name: block.name || "unknown", input: block.input ?? {} });
+    }
+    this.history.push({ role: "assistant", content });
+  }
+
+  addResults(results: LlmContent[], texts: string[], images: LlmImage[], native: boolean): void {
+    this.history.push({ role: "user", content: resultContent(results, texts, images, native) });
+  }
+
+  /** Holds a turn's results until the user answers its question or completion. */
+  waitForAnswer(pending: Pending): void {
+    this.pending = pending;
+  }
+
+  /** The messages sent to the model: after a condense, the summary stands in for what came before it. */
+  apiView(): LlmMessage[] {
+    if (!this.condensed) return this.history;
+    const first = this.history[0]!;
+    const note = `<conversation_summary>\n${this.condensed.summary}\n</conversation_summary>`;
+    const merged: LlmMessage =
+      typeof first.content === "string" ? { role: "user", content: `${first.content}\n\n${note}` } : { role: "user", content: [...first.content, { type: "text", text: note }] };
+    return [merged, ...this.history.slice(this.condensed.from)];
+  }
+
+  /**
+   * What a condense would summarise: everything the model sees before the reply that asked for it
+   * (that reply and its results stay). Undefined when there is nothing before it.
+   */
+  condensable(): { messages: LlmMessage[]; from: number } | undefined {
+    let from = this.history.length - 1;
+    while (from > 0 && this.history[from]!.role !== "assistant") from--;
+    if (from <= 1) return undefined;
+    const view = this.apiView();
+    return { messages: view.slice(0, this.condensed ? 1 + from - this.condensed.from : from), from };
+  }
+
+  condense(from: number, summary: string): void {
+    this.condensed = { from, summary };
+  }
+}

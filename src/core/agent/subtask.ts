@@ -1,0 +1,35 @@
+import type { SubtaskResult } from "../ports/taskControls";
+import type { TaskEvent, TaskStatus } from "./ChatLog";
+
+interface Child {
+  onDidChange(listener: (event: TaskEvent) => void): { dispose(): void };
+  cancel(): void;
+}
+
+/**
+ * Resolves when the subtask completes (with its result) or ends without completing. A question
+ * from the subtask keeps it waiting: the user's answer reaches it through the parent.
+ */
+export function awaitSubtask(child: Child, signal: AbortSignal): Promise<SubtaskResult> {
+  return new Promise((resolve) => {
+    let result = "";
+    const finish = (outcome: SubtaskResult) => {
+      listener.dispose();
+      signal.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    const ended: readonly TaskStatus[] = ["failed", "stopped", "idle"];
+    const listener = child.onDidChange((event) => {
+      if (event.type === "appended" && event.item.role === "completion") result = event.item.result;
+      if (event.type !== "status") return;
+      if (event.status === "completed") finish({ ok: true, result });
+      else if (ended.includes(event.status)) finish({ ok: false, reason: event.reason ?? `it ended as ${event.status}` });
+    });
+    const onAbort = () => {
+      child.cancel();
+      finish({ ok: false, reason: "the task was cancelled" });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,124 @@
+import type { LlmContent, LlmImage } from "../llm/types";
+import type { ToolUseBlock } from "../toolcall/types";
+import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult } from "../tools/pipeline";
+import type { ChatLog, TaskStatus } from "./ChatLog";
+import type { RepetitionGuard } from "./guards";
+
+export const MAX_CONSECUTIVE_ERRORS = 3;
+
+export interface ToolCall {
+  block: ToolUseBlock;
+  /** The chat card showing the call. */
+  itemId: string | undefined;
+}
+
+export interface ToolTurnContext {
+  log: ChatLog;
+  repetition: RepetitionGuard;
+  pipeline: PipelineDeps;
+  signal: AbortSignal;
+  /** Tool errors in a row, across turns. */
+  errors: { count: number };
+  /** Whether the model takes images; if not, a tool's images are left out with a note. */
+  vision: boolean;
+  stop(status: TaskStatus, reason: string): void;
+}
+
+export interface ToolTurnOutcome {
+  /** Native tool_result blocks, one per native call. */
+  results: LlmContent[];
+  /** XML results (and notes), as text. */
+  texts: string[];
+  /** Images of XML results, sent after the texts. */
+  images: LlmImage[];
+  end: "continue" | "done";
+  /** A question or completion the user's next message answers. */
+  waitFor?: { block: ToolUseBlock; status: TaskStatus };
+}
+
+/**
+ * Runs the calls of one reply in order, except that reads needing no approval start together.
+ * Native calls each get exactly one tool_result (skipped ones too); XML calls get text results.
+ */
+export async function runToolTurn(calls: readonly ToolCall[], native: boolean, ctx: ToolTurnContext): Promise<ToolTurnOutcome> {
+  const { log, signal } = ctx;
+  const out: ToolTurnOutcome = { results: [], texts: [], images: [], end: "continue" };
+  const started = new Map<number, Promise<ToolCallResult>>();
+  const start = (i: number) => {
+    log.updateTool(calls[i]!.itemId, "running");
+    // Reads started ahead may end up skipped and never awaited: a failure must not go unhandled.
+    const itemId = calls[i]!.itemId;
+    const deps = { ...ctx.pipeline, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase) };
+    const running = runToolCall(calls[i]!.block, deps).catch(
+      (err: unknown): ToolCallResult => ({ status: "error", forModel: `Error: ${err instanceof Error ? err.message : String(err)}` }),
+    );
+    started.set(i, running);
+  };
+  let skipRest: string | undefined;
+  for (let i = 0; i < calls.length; i++) {
+    const { block, itemId } = calls[i]!;
+    const report = (forModel: string, isError: boolean, images: LlmImage[] = []) => {
+      const shown = ctx.vision ? images : [];
+      const text = images.length > shown.length ? `${forModel}\n[${images.length} image(s) left out: this model does not take images.]` : forModel;
+      if (block.id && native) out.results.push({ type: "tool_result", toolUseId: block.id, content: text, isError, ...(shown.length ? { images: shown } : {}) });
+      else {
+        out.texts.push(`[${block.name}] Result:\n${text}`);
+        out.images.push(...shown);
+      }
+    };
+    if (skipRest) {
+      log.updateTool(itemId, "error", skipRest);
+      report(skipRest, true);
+      continue;
+    }
+    const repeated = ctx.repetition.check(block);
+    if (repeated) {
+      log.updateTool(itemId, "error", repeated);
+      report(`Error: ${repeated}`, true);
+      ctx.stop("stopped", repeated);
+      out.end = "done";
+      skipRest = `Skipped: ${repeated}`;
+      continue;
+    }
+    if (!started.has(i)) {
+      start(i);
+      for (let j = i + 1; isUnattendedRead(block, ctx.pipeline) && j < calls.length && isUnattendedRead(calls[j]!.block, ctx.pipeline); j++) start(j);
+    }
+    const result = await started.get(i)!;
+    if (signal.aborted) {
+      report("The user cancelled the task.", true);
+      skipRest = "Skipped: the task was cancelled.";
+      ctx.stop("stopped", "cancelled");
+      out.end = "done";
+      continue;
+    }
+    if (result.status === "done" && result.outcome.kind !== "result") {
+      // A question or a completion: the user's next message answers it; later calls are skipped.
+      log.updateTool(itemId, "done");
+      if (result.outcome.kind === "question") {
+        log.append({ id: log.newId(), role: "question", question: result.outcome.question, suggestions: result.outcome.suggestions });
+      } else {
+        log.append({ id: log.newId(), role: "completion", result: result.outcome.result, command: result.outcome.command });
+      }
+      out.waitFor = { block, status: result.outcome.kind === "question" ? "answering" : "completed" };
+      skipRest = `Skipped: ${block.name} came first and ended the turn.`;
+      continue;
+    }
+    log.updateTool(itemId, result.status, result.forModel);
+    report(result.forModel, result.status !== "done", result.status === "done" ? result.images : undefined);
+    if (result.status === "denied") {
+      skipRest = `Skipped: the user denied ${block.name} before this call.`;
+      ctx.errors.count = 0;
+    } else if (result.status === "error") {
+      ctx.errors.count++;
+      if (ctx.errors.count >= MAX_CONSECUTIVE_ERRORS) {
+        ctx.stop("stopped", `${MAX_CONSECUTIVE_ERRORS} tool calls failed in a row. Tell Kiln how to go on, or start a new task.`);
+        out.end = "done";
+        skipRest = "Skipped: too many errors in a row.";
+      }
+    } else {
+      ctx.errors.count = 0;
+    }
+  }
+  return out;
+}

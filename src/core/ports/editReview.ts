@@ -1,0 +1,28 @@
+import type { ApprovalDecision } from "./approvals";
+
+export interface ProposedEdit {
+  /** Absolute path. */
+  path: string;
+  /** As the user and the model see it: relative to the workspace when inside it. */
+  display: string;
+  /** The file as it is; undefined when it does not exist yet. */
+  original: string | undefined;
+  /** The whole new content; null deletes the file. */
+  proposed: string | null;
+  /** Which tool proposes it, for the review's title. */
+  tool: string;
+}
+
+export type EditResult =
+  /** content: what was saved (the user may have changed the proposal before approving). */
+  | { applied: true; content: string | null; userEdited: boolean }
+  | { applied: false; feedback?: string };
+
+/**
+ * Where every write of the edit tools goes. The VS Code host shows the edit in the diff editor while
+ * `decide` settles it (auto-approval or the user); the CLI writes straight to disk. A rejected or
+ * failed edit leaves the file exactly as it was.
+ */
+export interface EditReview {
+  apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult>;
+}

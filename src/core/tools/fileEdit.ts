@@ -1,0 +1,65 @@
+import { createTwoFilesPatch } from "diff";
+import type { ToolContext, ToolOutcome } from "./defineTool";
+import { DirectEditReview } from "../ports/directEditReview";
+import type { ResolvedPath } from "./paths";
+
+/** A text file as it is on disk, with what an edit must keep: its line endings and a BOM. */
+export interface TextFile {
+  /** Content without the BOM, line endings as in the file. */
+  text: string;
+  bom: boolean;
+  eol: "\r\n" | "\n";
+}
+
+export function decodeText(bytes: Uint8Array): TextFile {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const text = new TextDecoder().decode(bom ? bytes.subarray(3) : bytes);
+  const crlf = text.indexOf("\r\n");
+  const lf = text.indexOf("\n");
+  return { text, bom, eol: crlf !== -1 && crlf < lf ? "\r\n" : "\n" };
+}
+
+/** Back to the file's own conventions: its line endings and its BOM. */
+export function encodeLike(file: TextFile | undefined, text: string): string {
+  if (!file) return text;
+  const eolFixed = file.eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
+  return file.bom ? `\uFEFF${eolFixed}` : eolFixed;
+}
+
+/** The file's text, or undefined when it does not exist; an error outcome when it is not a text file. */
+export async function readTextFile(context: ToolContext, target: ResolvedPath): Promise<TextFile | undefined | ToolOutcome> {
+  const stat = await context.fs.stat(target.absolute);
+  if (!stat) return undefined;
+  if (stat.type !== "file") return { kind: "result", text: `Error: ${target.display} is ${stat.type === "directory" ? "a folder" : "not a regular file"}.` };
+  return decodeText(await context.fs.readFile(target.absolute));
+}
+
+export function isOutcome(value: unknown): value is ToolOutcome {
+  return typeof value === "object" && value !== null && "kind" in value;
+}
+
+export interface EditProposal {
+  target: ResolvedPath;
+  /** The file before the edit (undefined: a new file). */
+  before: TextFile | undefined;
+  /** The whole new text in the file's conventions (see encodeLike); null deletes. */
+  after: string | null;
+  tool: string;
+}
+
+export type EditApplied = { applied: true; content: string | null; userEdited: boolean } | { applied: false; outcome: ToolOutcome };
+
+/**
+ * Sends an edit through review: the user (or auto-approval) sees the unified diff and decides;
+ * then it is written atomically. Rejected: nothing changed and the model is told.
+ */
+export async function proposeEdit(context: ToolContext, proposal: EditProposal): Promise<EditApplied> {
+  const { target, before, after, tool } = proposal;
+  const original = before ? encodeLike(before, before.text) : undefined;
+  const diff = createTwoFilesPatch(target.display, target.display, original ?? "", after ?? "", before ? "before" : "new file", after === null ? "deleted" : "proposed");
+  const edits = context.edits ?? new DirectEditReview(context.fs);
+  const approve = context.approve ?? (async () => ({ approved: true }) as const);
+  const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, tool }, () => approve({ diff }));
+  if (!result.applied) return { applied: false, outcome: { kind: "denied", feedback: result.feedback } };
+  return result;
+}

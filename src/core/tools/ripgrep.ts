@@ -1,0 +1,83 @@
+import { spawn } from "node:child_process";
+import { ensureExecutable, findAsset } from "./bundledAssets";
+
+const BINARY = process.platform === "win32" ? "rg.exe" : "rg";
+
+let cachedPath: string | undefined;
+
+/** The rg binary: dist/bin/rg beside the bundle, else @vscode/ripgrep's platform package. */
+export function ripgrepPath(): string | undefined {
+  if (cachedPath) return cachedPath;
+  const found = findAsset(`bin/${BINARY}`, `@vscode/ripgrep-${process.platform}-${process.arch}/bin/${BINARY}`);
+  if (found && ensureExecutable(found)) cachedPath = found;
+  return cachedPath;
+}
+
+/** One line of `rg --json` output, the kinds we use. */
+export type RgMessage =
+  | { type: "begin" | "end"; data: { path: RgText } }
+  | { type: "match" | "context"; data: { path: RgText; lines: RgText; line_number: number | null } }
+  | { type: "summary"; data: unknown };
+
+export type RgText = { text: string } | { bytes: string };
+
+export function rgText(value: RgText): string {
+  return "text" in value ? value.text : Buffer.from(value.bytes, "base64").toString("utf8");
+}
+
+export interface RgRun {
+  /** rg's exit code: 0 matches, 1 none, 2 an error (possibly alongside results); null when stopped. */
+  code: number | null;
+  stderr: string;
+  /** Stopped by `onMessage` returning false or by the signal, before rg finished. */
+  stopped: boolean;
+}
+
+/**
+ * Runs `rg --json …` and hands each message over as it arrives; `onMessage` returns false to stop rg
+ * (enough results), which keeps a search over a large tree from reading everything.
+ */
+export function runRipgrep(rg: string, args: readonly string[], options: { cwd: string; signal: AbortSignal; onMessage(message: RgMessage): boolean }): Promise<RgRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, ["--json", ...args], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stopped = false;
+    let pending = "";
+    let stderr = "";
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      child.kill();
+    };
+    const onAbort = () => stop();
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    if (options.signal.aborted) stop();
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      if (stopped) return;
+      pending += chunk;
+      let start = 0;
+      for (let nl = pending.indexOf("\n", start); nl !== -1; nl = pending.indexOf("\n", start)) {
+        const line = pending.slice(start, nl);
+        start = nl + 1;
+        if (line.length === 0) continue;
+        if (!options.onMessage(JSON.parse(line) as RgMessage)) {
+          stop();
+          break;
+        }
+      }
+      pending = pending.slice(start);
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < 8192) stderr += chunk;
+    });
+    child.on("error", (err) => {
+      options.signal.removeEventListener("abort", onAbort);
+      reject(err);
+    });
+    child.on("close", (code) => {
+      options.signal.removeEventListener("abort", onAbort);
+      resolve({ code: stopped ? null : code, stderr: stderr.trim(), stopped });
+    });
+  });
+}

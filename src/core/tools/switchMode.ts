@@ -1,0 +1,22 @@
+import { defineTool } from "./defineTool";
+import { p } from "./params";
+
+export const switchModeTool = defineTool({
+  name: "switch_mode",
+  group: "always",
+  description: "Switch to another mode when the work needs its tools or role (e.g. to code after planning in architect). The next request uses the new mode.",
+  params: {
+    mode_slug: p.string("Slug of the mode to switch to"),
+    reason: p.string("Why the switch is needed", { optional: true }),
+  },
+  async execute(args, context) {
+    const task = context.task;
+    if (!task) return { kind: "result", text: "Error: switching modes is not available here." };
+    const slugs = task.modes().map((m) => m.slug);
+    const target = task.modes().find((m) => m.slug === args.mode_slug);
+    if (!target) return { kind: "result", text: `Error: there is no mode "${args.mode_slug}". Modes: ${slugs.join(", ")}.` };
+    if (target.slug === task.mode().slug) return { kind: "result", text: `Already in ${target.name} mode.` };
+    task.switchMode(target);
+    return { kind: "result", text: `Switched to ${target.name} mode${args.reason ? ` (${args.reason})` : ""}. Its tools and role apply from now on.` };
+  },
+});

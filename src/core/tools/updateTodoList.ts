@@ -1,0 +1,23 @@
+import { formatTodos, parseTodos } from "../ports/taskControls";
+import { defineTool } from "./defineTool";
+import { p } from "./params";
+
+export const updateTodoListTool = defineTool({
+  name: "update_todo_list",
+  group: "always",
+  description:
+    "Replace the task's todo list with this markdown checklist: one item a line, '- [ ] pending', '- [-] in progress', '- [x] done'. Keep it current as you work; the user sees it live.",
+  params: {
+    todos: p.string("The whole checklist", { raw: true }),
+  },
+  async execute(args, context) {
+    const task = context.task;
+    if (!task) return { kind: "result", text: "Error: a todo list is not available here." };
+    const parsed = parseTodos(args.todos);
+    if (!parsed.ok) return { kind: "result", text: `Error: ${parsed.error}.` };
+    if (parsed.todos.length === 0) return { kind: "result", text: "Error: the checklist is empty; give at least one item." };
+    task.setTodos(parsed.todos);
+    const open = parsed.todos.filter((t) => t.status !== "completed").length;
+    return { kind: "result", text: `Todo list updated (${parsed.todos.length} items, ${open} open):\n${formatTodos(parsed.todos)}` };
+  },
+});

@@ -1,0 +1,62 @@
+import { randomBytes } from "node:crypto";
+import { posix } from "node:path";
+import * as vscode from "vscode";
+import type { EntryType, FileStat, FileSystem } from "../../core/ports/fileSystem";
+
+function typeOf(type: vscode.FileType): EntryType {
+  // Symbolic links come as a bit flag on top of what they point to.
+  if (type & vscode.FileType.Directory) return "directory";
+  if (type & vscode.FileType.File) return "file";
+  return "other";
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof vscode.FileSystemError && (err.code === "FileNotFound" || err.code === "EntryNotFound" || err.code === "FileNotADirectory");
+}
+
+/**
+ * The FileSystem port on `workspace.fs`, so tools also work in remote and virtual workspaces
+ * (and see what other extensions' file system providers serve).
+ */
+export class VsCodeFileSystem implements FileSystem {
+  constructor(private readonly toUri: (path: string) => vscode.Uri = (path) => vscode.Uri.file(path)) {}
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    try {
+      const stat = await vscode.workspace.fs.stat(this.toUri(path));
+      return { type: typeOf(stat.type), size: stat.size };
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    return vscode.workspace.fs.readFile(this.toUri(path));
+  }
+
+  async readDirectory(path: string): Promise<{ name: string; type: EntryType }[]> {
+    const entries = await vscode.workspace.fs.readDirectory(this.toUri(path));
+    return entries.map(([name, type]) => ({ name, type: typeOf(type) }));
+  }
+
+  async writeFile(path: string, content: string): Promise<void> {
+    const target = this.toUri(path);
+    const folder = target.with({ path: posix.dirname(target.path) });
+    await vscode.workspace.fs.createDirectory(folder);
+    // Beside the target, then renamed over it: the file holds the old content or all of the new.
+    const temp = target.with({ path: posix.join(folder.path, `.${posix.basename(target.path)}.kiln-${randomBytes(6).toString("hex")}.tmp`) });
+    try {
+      await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(content));
+      await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+    } catch (err) {
+      // The temp file may never have been created; the write's own error is the one to report.
+      await vscode.workspace.fs.delete(temp).then(undefined, (cleanup: unknown) => void cleanup);
+      throw err;
+    }
+  }
+
+  async delete(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    await vscode.workspace.fs.delete(this.toUri(path), { recursive: options.recursive ?? false, useTrash: false });
+  }
+}

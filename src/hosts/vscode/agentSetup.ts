@@ -1,0 +1,60 @@
+import { type } from "node:os";
+import * as vscode from "vscode";
+import { createToolbox, type Toolbox } from "../../core/agent/toolbox";
+import { BUILTIN_MODES, findMode } from "../../core/modes/modes";
+import type { Logger } from "../../core/ports";
+import type { ToolProtocolSetting } from "../../core/prompts/system";
+import type { AutoApprovePolicy } from "../../core/tools/pipeline";
+import type { ToolGroup } from "../../core/tools/defineTool";
+import { createDefaultRegistry } from "../../core/tools/registry";
+import { NotificationApprovals } from "./notificationApprovals";
+import { VsCodeFileSystem } from "./VsCodeFileSystem";
+
+const GROUPS: readonly ToolGroup[] = ["read", "edit", "command", "browser", "mcp"];
+const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
+
+/** Settings are user input: a wrong value is logged and replaced by the default, never fatal. */
+function setting<T>(logger: Logger, key: string, fallback: T, valid: (value: unknown) => value is T): T {
+  const value = vscode.workspace.getConfiguration("kiln").get<unknown>(key, fallback);
+  if (valid(value)) return value;
+  logger.warn(`setting kiln.${key} is ${JSON.stringify(value)}, which is not valid; using ${JSON.stringify(fallback)}`);
+  return fallback;
+}
+
+function readAutoApprove(logger: Logger): AutoApprovePolicy {
+  const groups = setting(logger, "autoApprove", ["read"] as ToolGroup[], (v): v is ToolGroup[] => Array.isArray(v) && v.every((g) => GROUPS.includes(g as ToolGroup)));
+  return { groups: new Set(groups), outsideWorkspace: false };
+}
+
+/**
+ * Builds the tools of a new task from the settings and the first workspace folder. Without a
+ * folder there is nothing to work on, and the chat answers without tools.
+ */
+export function toolboxFactory(storage: vscode.Uri, logger: Logger): () => Toolbox | undefined {
+  let tasks = 0;
+  return () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return undefined;
+    const slug = setting(logger, "mode", "code", (v): v is string => typeof v === "string" && findMode(v) !== undefined);
+    const taskDir = vscode.Uri.joinPath(storage, "tasks", `${Date.now()}-${++tasks}`);
+    let overflows = 0;
+    const toUri = folder.uri.scheme === "file" ? undefined : (path: string) => folder.uri.with({ path });
+    return createToolbox({
+      registry: createDefaultRegistry(),
+      mode: findMode(slug) ?? BUILTIN_MODES[0]!,
+      protocol: setting(logger, "provider.protocol", "xml", (v): v is ToolProtocolSetting => PROTOCOLS.includes(v as ToolProtocolSetting)),
+      approvals: new NotificationApprovals(),
+      // Read per call, so turning auto-approve on or off applies to the running task.
+      autoApprove: () => readAutoApprove(logger),
+      cwd: folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path,
+      fs: new VsCodeFileSystem(toUri),
+      os: type(),
+      maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
+      saveOverflow: async (toolName, text) => {
+        const file = vscode.Uri.joinPath(taskDir, `${toolName}-${++overflows}.txt`);
+        await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+        return file.fsPath;
+      },
+    });
+  };
+}

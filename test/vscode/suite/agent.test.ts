@@ -1,0 +1,118 @@
+import * as assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { ChatItem } from "../../../src/shared/protocol/chat";
+import type { HostToWebview } from "../../../src/shared/protocol/messages";
+import { FakeModelServer, type ScriptedTurn } from "../../fixtures/fakeModelServer";
+import { configure, exchange, kiln, waitFor } from "./helpers";
+
+type Call = { name: string; args: Record<string, string | number | boolean> };
+
+function step(protocol: "xml" | "native", call: Call): ScriptedTurn {
+  if (protocol === "native") return { toolCalls: [{ name: call.name, arguments: call.args }] };
+  const params = Object.entries(call.args).map(([k, v]) => `<${k}>${String(v)}</${k}>`);
+  return { text: `Next step.\n<${call.name}>\n${params.join("\n")}\n</${call.name}>` };
+}
+
+/** The chat items as the webview ends up with them, rebuilt from what the host posted. */
+function items(posted: HostToWebview[]): ChatItem[] {
+  const out = new Map<string, ChatItem>();
+  for (const m of posted) {
+    if (m.type === "chat/appended" || m.type === "chat/itemChanged") out.set(m.item.id, m.item);
+    if (m.type === "chat/itemRemoved") out.delete(m.id);
+  }
+  return [...out.values()];
+}
+
+async function settings(values: Record<string, unknown>): Promise<void> {
+  const config = vscode.workspace.getConfiguration("kiln");
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe("the sidebar runs the agent loop in the workspace", () => {
+  let server: FakeModelServer;
+  const workspace = process.env.KILN_TEST_WORKSPACE!;
+  before(async () => {
+    server = await new FakeModelServer().start();
+  });
+  after(async () => {
+    await settings({ autoApprove: undefined, "provider.protocol": undefined });
+    await server.close();
+  });
+
+  for (const protocol of ["xml", "native"] as const) {
+    it(`lists, reads, writes and completes with auto-approved tools (${protocol})`, async () => {
+      const api = await kiln();
+      await configure("openai-compatible", server.openaiBaseUrl);
+      await settings({ autoApprove: ["read", "edit"], "provider.protocol": protocol });
+      api.sidebar.newTask();
+      const target = join(workspace, "test", `greet-${protocol}.test.ts`);
+      rmSync(target, { force: true });
+      const content = 'import { greet } from "../src/greet";\nconsole.assert(greet("Kiln") === "Hello, Kiln!");\n';
+      const before = server.requests.length;
+      server.enqueue(
+        step(protocol, { name: "list_files", args: { path: ".", recursive: true } }),
+        step(protocol, { name: "read_file", args: { path: "src/greet.ts" } }),
+        step(protocol, { name: "write_to_file", args: { path: `test/greet-${protocol}.test.ts`, content, line_count: 2 } }),
+        step(protocol, { name: "attempt_completion", args: { result: "Added a test for greet." } }),
+      );
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Add a test for greet" }, 30_000);
+      assert.equal(readFileSync(target, "utf8"), protocol === "xml" ? content.slice(0, -1) : content);
+      const shown = items(posted);
+      const tools = shown.filter((i) => i.role === "tool");
+      assert.deepEqual(
+        tools.map((t) => [t.name, t.status]),
+        [
+          ["list_files", "done"],
+          ["read_file", "done"],
+          ["write_to_file", "done"],
+          ["attempt_completion", "done"],
+        ],
+      );
+      assert.match(tools[1]!.role === "tool" ? (tools[1]!.result ?? "") : "", /1 \| export function greet/);
+      assert.deepEqual(shown.at(-1), { id: shown.at(-1)!.id, role: "completion", result: "Added a test for greet.", command: undefined });
+      const requests = server.requests.slice(before);
+      assert.equal(requests.length, 4);
+      assert.equal(requests[0]!.body.tools !== undefined, protocol === "native");
+      assert.match(JSON.stringify(requests[0]!.body.messages), new RegExp(`Workspace: ${workspace.replace(/[/\\\\.]/g, "\\$&")}`));
+    });
+  }
+
+  it("a write that is not auto-approved asks in a notification; dismissing it denies the write", async () => {
+    const api = await kiln();
+    await configure("openai-compatible", server.openaiBaseUrl);
+    await settings({ autoApprove: ["read"], "provider.protocol": "xml" });
+    api.sidebar.newTask();
+    const target = join(workspace, "denied.txt");
+    server.enqueue(
+      step("xml", { name: "write_to_file", args: { path: "denied.txt", content: "nope" } }),
+      step("xml", { name: "attempt_completion", args: { result: "The write was denied." } }),
+    );
+    const before = server.requests.length;
+    const done = exchange(api.sidebar, { type: "chat/send", text: "Write denied.txt" }, 30_000);
+    // The task waits on the notification; closing it is a "no".
+    await waitFor("the approval request", () => (server.requests.length > before ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500));
+    await vscode.commands.executeCommand("notifications.clearAll");
+    const posted = await done;
+    assert.equal(existsSync(target), false);
+    const write = items(posted).find((i) => i.role === "tool" && i.name === "write_to_file");
+    assert.equal(write?.role === "tool" && write.status, "denied");
+    assert.match(JSON.stringify(server.requests.at(-1)!.body.messages), /The user denied write_to_file/);
+  });
+
+  it("a read outside the workspace is not auto-approved", async () => {
+    const api = await kiln();
+    await configure("openai-compatible", server.openaiBaseUrl);
+    await settings({ autoApprove: ["read"], "provider.protocol": "xml" });
+    api.sidebar.newTask();
+    server.enqueue(step("xml", { name: "read_file", args: { path: "/etc/hostname" } }), step("xml", { name: "attempt_completion", args: { result: "ok" } }));
+    const done = exchange(api.sidebar, { type: "chat/send", text: "Read /etc/hostname" }, 30_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    await vscode.commands.executeCommand("notifications.clearAll");
+    const posted = await done;
+    const read = items(posted).find((i) => i.role === "tool" && i.name === "read_file");
+    assert.equal(read?.role === "tool" && read.status, "denied");
+  });
+});
