@@ -62,6 +62,8 @@ const runtimeAssetsPlugin = {
 
 const common = {
   absWorkingDir: root,
+  // The bundles are CommonJS: web-tree-sitter's ESM build reads import.meta.url, empty there.
+  alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/web-tree-sitter.cjs" },
   bundle: true,
   platform: "node",
   target: "node20",

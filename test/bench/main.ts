@@ -1,3 +1,5 @@
 import { runParserBench } from "./parserBench";
+import { runSearchBench } from "./searchBench";
 
 runParserBench();
+await runSearchBench();

@@ -72,22 +72,20 @@ describe("Kiln in code-server, driven by Chromium", () => {
     );
   });
 
-  it("runs a multi-step task: tool cards fill in, a write waits for Approve in a notification, the file lands", async () => {
+  it("runs a multi-step task: tool cards fill in, a write waits on its card with the diff, Enter approves, the file lands", async () => {
     server.enqueue(
       { text: "Let me read the greeter.\n<read_file>\n<path>src/greet.ts</path>\n</read_file>" },
       { text: "Writing the test.\n<write_to_file>\n<path>test/greet.test.ts</path>\n<content>\nimport { greet } from \"../src/greet\";\n</content>\n<line_count>1</line_count>\n</write_to_file>" },
       { text: "<attempt_completion>\n<result>Added test/greet.test.ts.</result>\n</attempt_completion>" },
     );
     await sendTask(frame, "Write a test for greet");
-    // Reads are auto-approved by default; the write asks in a VS Code notification.
-    const approve = await workbench.page.waitForSelector("xpath/.//div[contains(@class,'notifications-toasts')]//a[contains(@class,'monaco-button') and normalize-space()='Approve']", {
-      timeout: 30_000,
-    });
-    expect(await workbench.page.evaluate(() => document.querySelector(".notifications-toasts")?.textContent ?? "")).toContain("Kiln wants to write test/greet.test.ts");
-    const writeCard = await frame.$$eval('[data-testid="message-tool"]', (all) => (all[all.length - 1] as HTMLElement).dataset.status);
-    expect(writeCard).toBe("waiting");
+    // Reads are auto-approved by default; the write waits on its card with the diff.
+    const approval = await frame.waitForSelector('[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]', { timeout: 30_000 });
+    expect(await approval!.evaluate((e) => (e as HTMLElement).innerText)).toContain("Write test/greet.test.ts (1 line)");
+    expect(await frame.$eval('[data-testid="approval-diff"]', (e) => (e as HTMLElement).innerText)).toContain('+import { greet } from "../src/greet";');
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-approval.png") });
-    await approve!.click();
+    // Keyboard: the card took focus, so Enter approves.
+    await workbench.page.keyboard.press("Enter");
     await frame.waitForFunction(
       () => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("Added test/greet.test.ts.")),
       { timeout: 30_000 },

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import { ChatInput } from "./ChatInput";
+import { RetryNotice, TaskSummary } from "./TaskHeader";
+import { ToolCard } from "./ToolCard";
 import type { ChatStore } from "./store";
 import { send } from "./vscodeApi";
 
@@ -13,7 +15,7 @@ export function App({ store }: { store: ChatStore }) {
   useEffect(() => {
     const list = listRef.current;
     if (list) list.scrollTop = list.scrollHeight;
-  }, [state.items.length, lastSize]);
+  }, [state.items.length, lastSize, waitingCard(state.items)]);
 
   return (
     <div className="app">
@@ -26,6 +28,7 @@ export function App({ store }: { store: ChatStore }) {
           New
         </button>
       </header>
+      <TaskSummary task={state.task} />
       <div className="messages" ref={listRef} role="log" aria-live="polite">
         {state.items.length === 0 && <p className="empty">Ask Kiln anything about your code.</p>}
         {state.items.map((item) => (
@@ -36,10 +39,19 @@ export function App({ store }: { store: ChatStore }) {
             Thinking…
           </div>
         )}
+        <RetryNotice retrying={state.retrying} />
       </div>
-      <ChatInput busy={state.busy} />
+      <ChatInput busy={state.busy} waitingCard={waitingCard(state.items)} />
     </div>
   );
+}
+
+function waitingCard(items: readonly ChatItem[]): string | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.role === "tool" && item.status === "waiting" && item.approval) return item.id;
+  }
+  return undefined;
 }
 
 function Message({ item, busy }: { item: ChatItem; busy: boolean }) {
@@ -63,19 +75,7 @@ function Message({ item, busy }: { item: ChatItem; busy: boolean }) {
         </div>
       );
     case "tool":
-      return (
-        <div className="message tool" data-testid="message-tool" data-status={item.status}>
-          <div className="tool-title">
-            {item.name} {item.params.path ?? ""} <span className="tool-status">{item.status}</span>
-          </div>
-          {item.result !== undefined && (
-            <details>
-              <summary>Result</summary>
-              <pre>{item.result}</pre>
-            </details>
-          )}
-        </div>
-      );
+      return <ToolCard item={item} />;
     case "question":
       return (
         <div className="message assistant" data-testid="message-question">

@@ -1,7 +1,11 @@
 import { useState, type KeyboardEvent } from "react";
 import { send } from "./vscodeApi";
 
-export function ChatInput({ busy }: { busy: boolean }) {
+/**
+ * While a tool card waits for approval, Enter in the empty input approves it and Escape moves to
+ * its feedback box, so an approval never needs the mouse.
+ */
+export function ChatInput({ busy, waitingCard }: { busy: boolean; waitingCard?: string }) {
   const [text, setText] = useState("");
 
   const submit = () => {
@@ -14,7 +18,11 @@ export function ChatInput({ busy }: { busy: boolean }) {
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      submit();
+      if (waitingCard && !text.trim()) send({ type: "chat/approval", id: waitingCard, approved: true });
+      else submit();
+    } else if (event.key === "Escape" && waitingCard) {
+      event.preventDefault();
+      document.querySelector<HTMLTextAreaElement>(`[data-card="${CSS.escape(waitingCard)}"] [data-testid="feedback"]`)?.focus();
     }
   };
 
@@ -23,7 +31,7 @@ export function ChatInput({ busy }: { busy: boolean }) {
       <textarea
         data-testid="chat-input"
         aria-label="Message Kiln"
-        placeholder="Type a task (Enter to send, Shift+Enter for a new line)"
+        placeholder={waitingCard ? "Enter approves the waiting call, Escape to reject with feedback" : "Type a task (Enter to send, Shift+Enter for a new line)"}
         value={text}
         rows={3}
         onChange={(event) => setText(event.target.value)}

@@ -1,11 +1,21 @@
 import type { ChatItem } from "../../src/shared/protocol/chat";
-import type { HostToWebview, ProviderSummary } from "../../src/shared/protocol/messages";
+import type { HostToWebview, ProviderSummary, TaskInfo } from "../../src/shared/protocol/messages";
+
+export interface Retrying {
+  attempt: number;
+  of: number;
+  reason: string;
+  /** When the request goes out again (ms since epoch), for the countdown. */
+  at: number;
+}
 
 export interface ChatState {
   items: ChatItem[];
   busy: boolean;
   provider: ProviderSummary | undefined;
   connected: boolean;
+  task: TaskInfo | undefined;
+  retrying: Retrying | undefined;
 }
 
 /**
@@ -13,11 +23,14 @@ export interface ChatState {
  * tokens costs one render, not one per token.
  */
 export class ChatStore {
-  private state: ChatState = { items: [], busy: false, provider: undefined, connected: false };
+  private state: ChatState = { items: [], busy: false, provider: undefined, connected: false, task: undefined, retrying: undefined };
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
 
-  constructor(private readonly schedule: (fn: () => void) => void) {}
+  constructor(
+    private readonly schedule: (fn: () => void) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   getState = (): ChatState => this.state;
 
@@ -27,10 +40,11 @@ export class ChatStore {
   };
 
   apply(message: HostToWebview): void {
-    const s = this.state;
+    // Anything new from the model means the retry went out.
+    const s = message.type === "chat/retrying" || message.type === "chat/task" || !this.state.retrying ? this.state : { ...this.state, retrying: undefined };
     switch (message.type) {
       case "chat/snapshot":
-        this.state = { items: message.items, busy: message.busy, provider: message.provider, connected: true };
+        this.state = { items: message.items, busy: message.busy, provider: message.provider, connected: true, task: message.task, retrying: undefined };
         break;
       case "chat/appended":
         this.state = { ...s, items: [...s.items, message.item] };
@@ -54,6 +68,12 @@ export class ChatStore {
         break;
       case "chat/cleared":
         this.state = { ...s, items: [], busy: false };
+        break;
+      case "chat/retrying":
+        this.state = { ...s, retrying: { attempt: message.attempt, of: message.of, reason: message.reason, at: this.now() + message.delayMs } };
+        break;
+      case "chat/task":
+        this.state = { ...s, task: message.task };
         break;
     }
     this.notify();

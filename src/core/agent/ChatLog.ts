@@ -104,6 +104,16 @@ export class ChatLog implements Disposable {
     this.events.fire({ type: "itemChanged", item: { ...item } });
   }
 
+  /** Shows (or, with undefined, clears) what a waiting call asks the user to approve. */
+  setApproval(id: string | undefined, approval: ToolItem["approval"]): void {
+    if (!id) return;
+    const item = this.find(id);
+    if (item?.role !== "tool") return;
+    if (approval) item.approval = approval;
+    else delete item.approval;
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
   /** Removes the items from `index` on (what a failed attempt showed). */
   removeFrom(index: number): void {
     while (this.items.length > index) {

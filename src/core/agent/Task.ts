@@ -1,5 +1,6 @@
 import type { Disposable } from "../../shared/disposable";
 import type { AssistantItem, ChatItem, ToolItem } from "../../shared/protocol/chat";
+import type { TaskInfo } from "../../shared/protocol/messages";
 import { ChatLog, type TaskStatus } from "./ChatLog";
 import { CancelledError, ProviderError, toProviderError } from "../llm/errors";
 import type { LlmMessage, Provider } from "../llm/types";
@@ -96,6 +97,21 @@ export class Task implements Disposable {
   /** The API messages so far (a copy), for saving and for tests. */
   apiHistory(): LlmMessage[] {
     return this.conversation.all();
+  }
+
+  /** What the chat header shows: mode, tokens, cost, todos. */
+  info(): TaskInfo {
+    const total = this.usage.total();
+    const cost = this.usage.totalCost();
+    return {
+      mode: this.options.toolbox?.mode.slug ?? "chat",
+      tokensIn: total.inputTokens,
+      tokensOut: total.outputTokens,
+      cacheRead: total.cacheReadTokens,
+      cacheWrite: total.cacheWriteTokens,
+      ...(cost === undefined ? {} : { cost }),
+      todos: this.todoList.map((t) => ({ ...t })),
+    };
   }
 
   /** Whether a message can be sent now: the task is idle, or its subtask waits for an answer. */
@@ -341,9 +357,15 @@ export class Task implements Disposable {
   private async runSubtask(mode: Mode, message: string, todos: TodoItem[], signal: AbortSignal): Promise<SubtaskResult> {
     const child = new Task({ ...this.options, toolbox: this.options.toolbox!.withMode(mode), idPrefix: `${this.options.idPrefix ?? "m"}.${++this.subtasks}.` });
     child.todoList = todos;
+    let childWaits = false;
     const forward = child.onDidChange((event) => {
       this.log.mirror(event);
       if (event.type === "usage") this.usage.add(event.request, event.cost);
+      // The chat is free while the subtask waits for an answer, and busy again when it goes on.
+      if (event.type === "busy" && (event.busy ? childWaits : child.status === "answering")) {
+        childWaits = !event.busy;
+        this.log.fire(event);
+      }
     });
     this.child = child;
     const done = awaitSubtask(child, signal);

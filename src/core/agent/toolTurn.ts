@@ -1,4 +1,5 @@
 import type { LlmContent, LlmImage } from "../llm/types";
+import type { Approvals } from "../ports/approvals";
 import type { ToolUseBlock } from "../toolcall/types";
 import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult } from "../tools/pipeline";
 import type { ChatLog, TaskStatus } from "./ChatLog";
@@ -48,7 +49,24 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     log.updateTool(calls[i]!.itemId, "running");
     // Reads started ahead may end up skipped and never awaited: a failure must not go unhandled.
     const itemId = calls[i]!.itemId;
-    const deps = { ...ctx.pipeline, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase) };
+    // The card shows what is asked while the user decides; the host answers by the card's id.
+    const approvals: Approvals = {
+      request: async (request) => {
+        log.setApproval(itemId, {
+          summary: request.summary,
+          diff: request.diff,
+          reason: request.reason,
+          outsideWorkspace: request.outsideWorkspace,
+          protectedPaths: request.protectedPaths,
+        });
+        try {
+          return await ctx.pipeline.approvals.request({ ...request, callId: itemId });
+        } finally {
+          log.setApproval(itemId, undefined);
+        }
+      },
+    };
+    const deps = { ...ctx.pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase) };
     const running = runToolCall(calls[i]!.block, deps).catch(
       (err: unknown): ToolCallResult => ({ status: "error", forModel: `Error: ${err instanceof Error ? err.message : String(err)}` }),
     );
@@ -86,6 +104,8 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     }
     const result = await started.get(i)!;
     if (signal.aborted) {
+      // The card keeps what happened (a refused approval, a finished call); the model hears of the cancel.
+      log.updateTool(itemId, result.status === "done" ? "done" : result.status, result.status === "done" ? result.forModel : "Cancelled.");
       report("The user cancelled the task.", true);
       skipRest = "Skipped: the task was cancelled.";
       ctx.stop("stopped", "cancelled");

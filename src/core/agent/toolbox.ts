@@ -6,6 +6,7 @@ import type { FileSystem } from "../ports/fileSystem";
 import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
 import type { AutoApprovePolicy, PipelineDeps } from "../tools/pipeline";
 import type { ToolRegistry } from "../tools/registry";
+import { WorkspaceIgnore } from "../workspace/ignore";
 
 /** Everything the loop needs to work with tools, built once per task by the host. */
 export interface Toolbox {
@@ -42,6 +43,8 @@ export interface ToolboxOptions {
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
   const ownFiles = new Set<string>();
+  // One cache of ignore rules per task; it re-reads a rules file when it changes.
+  const ignore = new WorkspaceIgnore(options.cwd);
   const tools = () => toolsForMode(toolbox.mode, options.registry.list());
   const toolbox: Toolbox = {
     protocol: options.protocol,
@@ -63,7 +66,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       mode: toolbox.mode,
       approvals: options.approvals,
       autoApprove: typeof options.autoApprove === "function" ? options.autoApprove() : options.autoApprove,
-      context: { cwd: options.cwd, fs: options.fs, signal },
+      context: { cwd: options.cwd, fs: options.fs, signal, ignore },
       saveOverflow: options.saveOverflow,
       ownFiles,
     }),

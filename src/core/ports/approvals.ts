@@ -1,6 +1,8 @@
 import type { ToolGroup } from "../tools/defineTool";
 
 export interface ApprovalRequest extends Omit<ApprovalDetails, "alwaysAsk"> {
+  /** The chat card of the call, where the host can show Approve / Reject. */
+  callId?: string;
   tool: string;
   group: ToolGroup;
   /** One line for the card: what the call will do. */

@@ -1,6 +1,6 @@
 import { accessSync, chmodSync, constants, existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * Finds a file Kiln needs at run time (the rg binary, tree-sitter wasm). The bundles (dist/extension.js,
@@ -8,10 +8,12 @@ import { join } from "node:path";
  * that comes first; from source (vitest) and as a last resort, the npm package that ships the file.
  */
 export function findAsset(bundleRelative: string, packagePath: string): string | undefined {
-  const beside = join(__dirname, bundleRelative);
-  if (existsSync(beside)) return beside;
+  // An ESM bundle (the benchmarks) has no __filename; node_modules is then looked up from the cwd.
+  const here = typeof __filename === "string" ? __filename : undefined;
+  const beside = here ? join(dirname(here), bundleRelative) : undefined;
+  if (beside && existsSync(beside)) return beside;
   try {
-    return createRequire(__filename).resolve(packagePath);
+    return createRequire(here ?? join(process.cwd(), "index.js")).resolve(packagePath);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") return undefined;
     throw err;

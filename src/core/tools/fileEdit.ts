@@ -56,7 +56,9 @@ export type EditApplied = { applied: true; content: string | null; userEdited: b
 export async function proposeEdit(context: ToolContext, proposal: EditProposal): Promise<EditApplied> {
   const { target, before, after, tool } = proposal;
   const original = before ? encodeLike(before, before.text) : undefined;
-  const diff = createTwoFilesPatch(target.display, target.display, original ?? "", after ?? "", before ? "before" : "new file", after === null ? "deleted" : "proposed");
+  const patch = createTwoFilesPatch(target.display, target.display, original ?? "", after ?? "", before ? "before" : "new file", after === null ? "deleted" : "proposed");
+  // From the ---/+++ header on: the Index and ==== lines say nothing a reviewer needs.
+  const diff = patch.slice(Math.max(0, patch.indexOf("--- ")));
   const edits = context.edits ?? new DirectEditReview(context.fs);
   const approve = context.approve ?? (async () => ({ approved: true }) as const);
   const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, tool }, () => approve({ diff }));

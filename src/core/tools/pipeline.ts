@@ -3,7 +3,8 @@ import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
 import type { ApprovalCategory, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
 import { coerceArgs } from "./params";
-import { resolvePath, type ResolvedPath } from "./paths";
+import { resolvePath, resolveRealPath, type ResolvedPath } from "./paths";
+import { ignoreRulesOf } from "../workspace/ignore";
 import type { ToolRegistry } from "./registry";
 
 export interface AutoApprovePolicy {
@@ -88,10 +89,15 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   const coerced = coerceArgs(tool.params, block.params);
   if (!coerced.ok) return fail(`${block.name} was called with invalid parameters:\n- ${coerced.errors.join("\n- ")}`);
   const approval = tool.approval?.(coerced.args);
-  const paths = (approval?.paths ?? []).map((path) => resolvePath(deps.context.cwd, path));
+  const paths = await Promise.all((approval?.paths ?? []).map((path) => resolveRealPath(deps.context.cwd, path)));
   const mode = checkMode(deps.mode, tool.group, tool.name, paths.map((p) => p.display));
   if (!mode.ok) return fail(`${mode.reason} Tools available in this mode: ${available.join(", ")}.`);
 
+  const rules = ignoreRulesOf(deps.context);
+  const hidden = paths.filter((p) => !p.outsideWorkspace && rules.isHiddenFromAgent(p.absolute));
+  if (hidden.length > 0) {
+    return fail(`${hidden.map((p) => p.display).join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden from Kiln by .kilocodeignore; leave ${hidden.length === 1 ? "it" : "them"} alone or ask the user.`);
+  }
   const outside = paths.some((p) => isOutside(p, tool.group, deps));
   const guarded = paths.filter((p) => isProtected(p));
   let asked: Promise<ApprovalDecision> | undefined;

@@ -43,6 +43,7 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
     let stopped = false;
     let pending = "";
     let stderr = "";
+    let failure: Error | undefined;
     const stop = () => {
       if (stopped) return;
       stopped = true;
@@ -60,7 +61,16 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
         const line = pending.slice(start, nl);
         start = nl + 1;
         if (line.length === 0) continue;
-        if (!options.onMessage(JSON.parse(line) as RgMessage)) {
+        let message: RgMessage;
+        try {
+          message = JSON.parse(line) as RgMessage;
+        } catch (err) {
+          // Thrown here it would escape the stream handler and take the whole process down.
+          failure = new Error(`ripgrep wrote a line that is not JSON (${(err as Error).message}): ${line.slice(0, 120)}`);
+          stop();
+          break;
+        }
+        if (!options.onMessage(message)) {
           stop();
           break;
         }
@@ -77,7 +87,8 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
     });
     child.on("close", (code) => {
       options.signal.removeEventListener("abort", onAbort);
-      resolve({ code: stopped ? null : code, stderr: stderr.trim(), stopped });
+      if (failure) reject(failure);
+      else resolve({ code: stopped ? null : code, stderr: stderr.trim(), stopped });
     });
   });
 }

@@ -64,7 +64,7 @@ export const searchFilesTool = defineTool({
         more = true;
         return false;
       }
-      const path = rgText(message.data.path).replace(/^\.\//, "");
+      const path = displayPath(rgText(message.data.path));
       if (isHidden(path)) return true;
       let lines = files.get(path);
       if (!lines) files.set(path, (lines = []));
@@ -87,11 +87,17 @@ export const searchFilesTool = defineTool({
     if (context.signal.aborted) return { kind: "result", text: "Cancelled." };
     if (run.code === 2 && matches === 0) return { kind: "result", text: explainFailure(run.stderr, args.file_pattern) };
 
-    const where = `${root.display}${args.file_pattern ? ` (files matching ${args.file_pattern})` : ""}`;
+    const where = `${root.display === "." ? "the workspace" : root.display}${args.file_pattern ? ` (files matching ${args.file_pattern})` : ""}`;
     if (files.size === 0) return { kind: "result", text: `No matches for /${args.regex}/ in ${where}.` };
     return { kind: "result", text: format(files, where, matches, more) };
   },
 });
+
+/** rg prints paths as it walked them: `./src/a.ts` from ".", backslashes on Windows. */
+function displayPath(path: string): string {
+  const slashed = process.platform === "win32" ? path.replace(/\\/g, "/") : path;
+  return slashed.startsWith("./") ? slashed.slice(2) : slashed;
+}
 
 function explainFailure(stderr: string, filePattern: string | undefined): string {
   const detail = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without saying why";

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { Task, type TaskEvent, type TaskStatus } from "../../core/agent/Task";
 import { formatUsd } from "../../core/llm/models";
+import { formatTodos } from "../../core/ports/taskControls";
 import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
 import { createProvider } from "../../core/llm/createProvider";
@@ -105,6 +106,8 @@ async function main(): Promise<number> {
       return;
     }
     if (event.type === "textDelta" && event.field === "text") process.stdout.write(event.delta);
+    if (event.type === "todos") process.stderr.write(`\n${formatTodos(event.todos)}\n`);
+    if (event.type === "mode") process.stderr.write(`\n[mode: ${event.mode}]\n`);
     if (event.type === "retrying") {
       process.stderr.write(`\nkiln: ${event.reason}\nkiln: retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.attempt} of ${event.of})\n`);
     }

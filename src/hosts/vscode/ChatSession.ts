@@ -2,6 +2,8 @@ import * as vscode from "vscode";
 import type { RetryPolicy } from "../../core/agent/retry";
 import { Task, type TaskEvent } from "../../core/agent/Task";
 import type { Toolbox } from "../../core/agent/toolbox";
+import type { Approvals } from "../../core/ports/approvals";
+import { ChatApprovals } from "./chatApprovals";
 import type { Provider } from "../../core/llm/types";
 import type { Logger } from "../../core/ports";
 import { DisposableStore, Emitter } from "../../shared/disposable";
@@ -14,10 +16,10 @@ export interface ChatSessionDeps {
   retryPolicy(): RetryPolicy;
   modelOverrides(): unknown;
   /** Tools for a new task; undefined makes it a plain chat (no folder open). */
-  createToolbox?(): Toolbox | undefined;
+  createToolbox?(approvals: Approvals): Toolbox | undefined;
 }
 
-function toMessage(event: TaskEvent): HostToWebview | undefined {
+function toMessage(event: TaskEvent, task: Task): HostToWebview | undefined {
   switch (event.type) {
     case "appended":
       return { type: "chat/appended", item: event.item };
@@ -29,12 +31,14 @@ function toMessage(event: TaskEvent): HostToWebview | undefined {
       return { type: "chat/itemRemoved", id: event.id };
     case "busy":
       return { type: "chat/busy", busy: event.busy };
-    case "status":
     case "retrying":
+      return { type: "chat/retrying", attempt: event.attempt, of: event.of, delayMs: event.delayMs, reason: event.reason };
     case "usage":
-    case "protocol":
     case "todos":
     case "mode":
+      return { type: "chat/task", task: task.info() };
+    case "status":
+    case "protocol":
       return undefined;
   }
 }
@@ -45,6 +49,7 @@ function toMessage(event: TaskEvent): HostToWebview | undefined {
  */
 export class ChatSession implements vscode.Disposable {
   private task: Task;
+  private readonly approvals: ChatApprovals;
   private webview: vscode.Webview | undefined;
   private readonly webviewListeners = new DisposableStore();
   private readonly taskListeners = new DisposableStore();
@@ -56,6 +61,7 @@ export class ChatSession implements vscode.Disposable {
     readonly name: string,
     private readonly deps: ChatSessionDeps,
   ) {
+    this.approvals = new ChatApprovals(deps.logger);
     this.task = this.createTask();
   }
 
@@ -79,6 +85,7 @@ export class ChatSession implements vscode.Disposable {
   }
 
   newTask(): void {
+    this.approvals.rejectAll();
     this.task.dispose();
     this.taskListeners.clear();
     this.task = this.createTask();
@@ -86,6 +93,7 @@ export class ChatSession implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.approvals.rejectAll();
     this.task.dispose();
     this.taskListeners.dispose();
     this.webviewListeners.dispose();
@@ -108,7 +116,11 @@ export class ChatSession implements vscode.Disposable {
         await this.task.retry();
         return;
       case "chat/cancel":
+        this.approvals.rejectAll();
         this.task.cancel();
+        return;
+      case "chat/approval":
+        this.approvals.answer(message.id, message.approved ? { approved: true } : { approved: false, feedback: message.feedback });
         return;
       case "chat/newTask":
         this.newTask();
@@ -122,11 +134,11 @@ export class ChatSession implements vscode.Disposable {
       logger: this.deps.logger,
       retry: () => this.deps.retryPolicy(),
       modelOverrides: () => this.deps.modelOverrides(),
-      toolbox: this.deps.createToolbox?.(),
+      toolbox: this.deps.createToolbox?.(this.approvals),
     });
     this.taskListeners.add(
       task.onDidChange((event) => {
-        const message = toMessage(event);
+        const message = toMessage(event, task);
         if (message) this.post(message);
       }),
     );
@@ -140,7 +152,7 @@ export class ChatSession implements vscode.Disposable {
     } catch (err) {
       provider = { kind: "invalid", model: err instanceof Error ? err.message : String(err) };
     }
-    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider });
+    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider, task: this.task.info() });
   }
 
   private post(message: HostToWebview): void {

@@ -7,7 +7,7 @@ import type { ToolProtocolSetting } from "../../core/prompts/system";
 import type { AutoApprovePolicy } from "../../core/tools/pipeline";
 import type { ToolGroup } from "../../core/tools/defineTool";
 import { createDefaultRegistry } from "../../core/tools/registry";
-import { NotificationApprovals } from "./notificationApprovals";
+import type { Approvals } from "../../core/ports/approvals";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
 
 const GROUPS: readonly ToolGroup[] = ["read", "edit", "command", "browser", "mcp"];
@@ -22,17 +22,21 @@ function setting<T>(logger: Logger, key: string, fallback: T, valid: (value: unk
 }
 
 function readAutoApprove(logger: Logger): AutoApprovePolicy {
-  const groups = setting(logger, "autoApprove", ["read"] as ToolGroup[], (v): v is ToolGroup[] => Array.isArray(v) && v.every((g) => GROUPS.includes(g as ToolGroup)));
-  return { groups: new Set(groups), outsideWorkspace: false };
+  const entries = setting(logger, "autoApprove", ["read"] as string[], (v): v is string[] => Array.isArray(v) && v.every((g) => GROUPS.includes(g as ToolGroup) || g === "delete"));
+  return {
+    groups: new Set(entries.filter((g): g is ToolGroup => g !== "delete")),
+    categories: new Set(entries.includes("delete") ? (["delete"] as const) : []),
+    outsideWorkspace: false,
+  };
 }
 
 /**
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
  * folder there is nothing to work on, and the chat answers without tools.
  */
-export function toolboxFactory(storage: vscode.Uri, logger: Logger): () => Toolbox | undefined {
+export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals: Approvals) => Toolbox | undefined {
   let tasks = 0;
-  return () => {
+  return (approvals) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return undefined;
     const slug = setting(logger, "mode", "code", (v): v is string => typeof v === "string" && findMode(v) !== undefined);
@@ -43,12 +47,13 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): () => Toolb
       registry: createDefaultRegistry(),
       mode: findMode(slug) ?? BUILTIN_MODES[0]!,
       protocol: setting(logger, "provider.protocol", "xml", (v): v is ToolProtocolSetting => PROTOCOLS.includes(v as ToolProtocolSetting)),
-      approvals: new NotificationApprovals(),
+      approvals,
       // Read per call, so turning auto-approve on or off applies to the running task.
       autoApprove: () => readAutoApprove(logger),
       cwd: folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path,
       fs: new VsCodeFileSystem(toUri),
       os: type(),
+      requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
       maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
       saveOverflow: async (toolName, text) => {
         const file = vscode.Uri.joinPath(taskDir, `${toolName}-${++overflows}.txt`);

@@ -42,6 +42,16 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
     status: ToolStatusSchema,
     /** What the model was told: the result, the error, or the denial. */
     result: z.string().optional(),
+    /** Set while the call waits for the user's Approve / Reject: what it will do. */
+    approval: z
+      .object({
+        summary: z.string(),
+        diff: z.string().optional(),
+        reason: z.string().optional(),
+        outsideWorkspace: z.boolean(),
+        protectedPaths: z.array(z.string()).optional(),
+      })
+      .optional(),
   }),
   z.object({
     id: z.string(),

@@ -13,6 +13,15 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/retry") }).strict(),
   z.object({ type: z.literal("chat/cancel") }).strict(),
   z.object({ type: z.literal("chat/newTask") }).strict(),
+  /** Approve / Reject on a tool card; feedback goes to the model with a rejection. */
+  z
+    .object({
+      type: z.literal("chat/approval"),
+      id: z.string().min(1).max(200),
+      approved: z.boolean(),
+      feedback: z.string().max(MAX_USER_TEXT).optional(),
+    })
+    .strict(),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
@@ -21,13 +30,28 @@ export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
  * of a streamed token does not grow with the length of the task.
  */
 export type HostToWebview =
-  | { type: "chat/snapshot"; items: ChatItem[]; busy: boolean; provider: ProviderSummary }
+  | { type: "chat/snapshot"; items: ChatItem[]; busy: boolean; provider: ProviderSummary; task?: TaskInfo }
   | { type: "chat/appended"; item: ChatItem }
   | { type: "chat/textDelta"; id: string; delta: string; field: "text" | "reasoning" }
   | { type: "chat/itemChanged"; item: ChatItem }
   | { type: "chat/itemRemoved"; id: string }
   | { type: "chat/busy"; busy: boolean }
-  | { type: "chat/cleared" };
+  | { type: "chat/cleared" }
+  /** A request failed for a passing reason and goes out again after delayMs. */
+  | { type: "chat/retrying"; attempt: number; of: number; delayMs: number; reason: string }
+  /** Tokens, cost, todos or mode changed. Small, so sent whole. */
+  | { type: "chat/task"; task: TaskInfo };
+
+export interface TaskInfo {
+  mode: string;
+  tokensIn: number;
+  tokensOut: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** USD; absent when the model's prices are unknown. */
+  cost?: number;
+  todos: { text: string; status: "pending" | "in_progress" | "completed" }[];
+}
 
 export interface ProviderSummary {
   kind: string;

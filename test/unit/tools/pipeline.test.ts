@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -182,5 +182,41 @@ describe("tool pipeline", () => {
     writeFileSync(join(store, "other.txt"), "secret\n");
     await runToolCall(call("read_file", { path: join(store, "other.txt") }), { ...deps(options), ownFiles: options.ownFiles });
     expect(asked).toMatchObject([{ tool: "read_file", outsideWorkspace: true }]);
+  });
+
+  it("refuses any tool on a path hidden by .kilocodeignore, and reads the rules again when they change", async () => {
+    writeFileSync(join(cwd, ".kilocodeignore"), "secrets/\n");
+    mkdirSync(join(cwd, "secrets"));
+    writeFileSync(join(cwd, "secrets", "key.txt"), "hunter2\n");
+    const read = await runToolCall(call("read_file", { path: "secrets/key.txt" }), deps({ auto: new Set(["read"]) }));
+    expect(read.status).toBe("error");
+    expect(read.forModel).toContain("secrets/key.txt is hidden from Kiln by .kilocodeignore");
+    expect(read.forModel).not.toContain("hunter2");
+    const write = await runToolCall(call("write_to_file", { path: "secrets/new.txt", content: "x" }), deps({ auto: new Set(["edit"]) }));
+    expect(write.forModel).toContain("hidden from Kiln by .kilocodeignore");
+    expect(asked).toEqual([]);
+    writeFileSync(join(cwd, ".kilocodeignore"), "other/\n");
+    const again = await runToolCall(call("read_file", { path: "secrets/key.txt" }), deps({ auto: new Set(["read"]) }));
+    expect(again.forModel).toContain("hunter2");
+  });
+
+  it("always asks before changing protected files, even with edits auto-approved", async () => {
+    const result = await runToolCall(call("write_to_file", { path: ".vscode/settings.json", content: "{}" }), deps({ auto: new Set(["edit"]) }));
+    expect(asked).toMatchObject([{ tool: "write_to_file", protectedPaths: [".vscode/settings.json"] }]);
+    expect(result.status).toBe("done");
+  });
+
+  it("treats a link inside the workspace that leads outside it as outside", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), "kiln-elsewhere-"));
+    writeFileSync(join(elsewhere, "private.txt"), "not yours\n");
+    symlinkSync(elsewhere, join(cwd, "linked"));
+    answer = { approved: false };
+    const result = await runToolCall(call("read_file", { path: "linked/private.txt" }), deps({ auto: new Set(["read"]) }));
+    expect(asked).toMatchObject([{ tool: "read_file", outsideWorkspace: true }]);
+    expect(result.status).toBe("denied");
+    const write = await runToolCall(call("write_to_file", { path: "linked/new.txt", content: "x" }), deps({ auto: new Set(["edit"]) }));
+    expect(asked[1]).toMatchObject({ tool: "write_to_file", outsideWorkspace: true });
+    expect(write.status).toBe("denied");
+    expect(readdirSync(elsewhere)).toEqual(["private.txt"]);
   });
 });

@@ -74,45 +74,78 @@ describe("the sidebar runs the agent loop in the workspace", () => {
       assert.deepEqual(shown.at(-1), { id: shown.at(-1)!.id, role: "completion", result: "Added a test for greet.", command: undefined });
       const requests = server.requests.slice(before);
       assert.equal(requests.length, 4);
+      // The header's numbers: the fake reports 10 tokens in and 5 out per request.
+      const task = posted.filter((m) => m.type === "chat/task").at(-1);
+      assert.deepEqual(task?.type === "chat/task" && [task.task.mode, task.task.tokensIn, task.task.tokensOut], ["code", 40, 20]);
       assert.equal(requests[0]!.body.tools !== undefined, protocol === "native");
       assert.match(JSON.stringify(requests[0]!.body.messages), new RegExp(`Workspace: ${workspace.replace(/[/\\\\.]/g, "\\$&")}`));
     });
   }
 
-  it("a write that is not auto-approved asks in a notification; dismissing it denies the write", async () => {
+  it("a write that is not auto-approved waits on its card; Reject with feedback reaches the model, Approve writes", async () => {
     const api = await kiln();
     await configure("openai-compatible", server.openaiBaseUrl);
     await settings({ autoApprove: ["read"], "provider.protocol": "xml" });
     api.sidebar.newTask();
-    const target = join(workspace, "denied.txt");
+    const target = join(workspace, "approved.txt");
+    rmSync(target, { force: true });
     server.enqueue(
-      step("xml", { name: "write_to_file", args: { path: "denied.txt", content: "nope" } }),
-      step("xml", { name: "attempt_completion", args: { result: "The write was denied." } }),
+      step("xml", { name: "write_to_file", args: { path: "approved.txt", content: "first" } }),
+      step("xml", { name: "write_to_file", args: { path: "approved.txt", content: "second" } }),
+      step("xml", { name: "attempt_completion", args: { result: "Wrote it the second way." } }),
     );
-    const before = server.requests.length;
-    const done = exchange(api.sidebar, { type: "chat/send", text: "Write denied.txt" }, 30_000);
-    // The task waits on the notification; closing it is a "no".
-    await waitFor("the approval request", () => (server.requests.length > before ? true : undefined));
-    await new Promise((r) => setTimeout(r, 500));
-    await vscode.commands.executeCommand("notifications.clearAll");
-    const posted = await done;
-    assert.equal(existsSync(target), false);
-    const write = items(posted).find((i) => i.role === "tool" && i.name === "write_to_file");
-    assert.equal(write?.role === "tool" && write.status, "denied");
-    assert.match(JSON.stringify(server.requests.at(-1)!.body.messages), /The user denied write_to_file/);
+    const posted: HostToWebview[] = [];
+    const listener = api.sidebar.onDidPost((m) => posted.push(m));
+    const done = exchange(api.sidebar, { type: "chat/send", text: "Write approved.txt" }, 30_000);
+    const waitingCard = () =>
+      posted.flatMap((m) => (m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.status === "waiting" && m.item.approval ? [m.item] : [])).at(-1);
+    const first = await waitFor("the first approval card", waitingCard);
+    assert.equal(first.approval?.summary, "Write approved.txt (1 line)");
+    assert.match(first.approval?.diff ?? "", /\+first/);
+    api.sidebar.receive({ type: "chat/approval", id: first.id, approved: false, feedback: "say second, not first" });
+    const second = await waitFor("the second approval card", () => (waitingCard()?.id !== first.id ? waitingCard() : undefined));
+    assert.equal(existsSync(target), false, "nothing is written before Approve");
+    api.sidebar.receive({ type: "chat/approval", id: second.id, approved: true });
+    await done;
+    listener.dispose();
+    assert.equal(readFileSync(target, "utf8"), "second");
+    const statuses = items(posted).filter((i) => i.role === "tool" && i.name === "write_to_file").map((i) => i.role === "tool" && i.status);
+    assert.deepEqual(statuses, ["denied", "done"]);
+    assert.match(JSON.stringify(server.requests.at(-2)!.body.messages), /The user denied write_to_file and said:\\n<feedback>\\nsay second, not first/);
   });
 
-  it("a read outside the workspace is not auto-approved", async () => {
+  it("shows an automatic retry, with its attempt and wait, then the reply", async () => {
+    const api = await kiln();
+    await configure("openai-compatible", server.openaiBaseUrl);
+    await vscode.workspace.getConfiguration("kiln.provider").update("retries", 1, vscode.ConfigurationTarget.Global);
+    api.sidebar.newTask();
+    server.enqueue({ fault: { type: "http", status: 503, retryAfter: "1", message: "busy" } }, step("xml", { name: "attempt_completion", args: { result: "made it" } }));
+    const posted = await exchange(api.sidebar, { type: "chat/send", text: "try" }, 30_000);
+    const retrying = posted.find((m) => m.type === "chat/retrying");
+    assert.ok(retrying && retrying.type === "chat/retrying");
+    assert.deepEqual([retrying.attempt, retrying.of, retrying.delayMs], [1, 1, 1000]);
+    assert.match(retrying.reason, /busy/);
+    assert.ok(items(posted).some((i) => i.role === "completion" && i.result === "made it"));
+  });
+
+  it("a read outside the workspace is not auto-approved, and cancel while it waits refuses it", async () => {
     const api = await kiln();
     await configure("openai-compatible", server.openaiBaseUrl);
     await settings({ autoApprove: ["read"], "provider.protocol": "xml" });
     api.sidebar.newTask();
-    server.enqueue(step("xml", { name: "read_file", args: { path: "/etc/hostname" } }), step("xml", { name: "attempt_completion", args: { result: "ok" } }));
+    server.enqueue(step("xml", { name: "read_file", args: { path: "/etc/hostname" } }));
+    const posted: HostToWebview[] = [];
+    const listener = api.sidebar.onDidPost((m) => posted.push(m));
     const done = exchange(api.sidebar, { type: "chat/send", text: "Read /etc/hostname" }, 30_000);
-    await new Promise((r) => setTimeout(r, 1500));
-    await vscode.commands.executeCommand("notifications.clearAll");
-    const posted = await done;
+    const card = await waitFor("the approval card", () =>
+      posted.flatMap((m) => (m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval ? [m.item] : [])).at(-1),
+    );
+    assert.equal(card.approval?.outsideWorkspace, true);
+    api.sidebar.receive({ type: "chat/cancel" });
+    await done;
+    listener.dispose();
     const read = items(posted).find((i) => i.role === "tool" && i.name === "read_file");
     assert.equal(read?.role === "tool" && read.status, "denied");
+    assert.equal(read?.role === "tool" && read.approval, undefined);
   });
 });
