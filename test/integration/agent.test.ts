@@ -161,6 +161,38 @@ describe("kiln run with a person at the terminal", () => {
   });
 });
 
+describe("kiln run with a custom mode from .kilocodemodes", () => {
+  it("uses its role and instructions, and holds it to its fileRegex", async () => {
+    writeFileSync(
+      join(workspace, ".kilocodemodes"),
+      "customModes:\n  - slug: docs\n    name: Docs\n    roleDefinition: You write docs.\n    customInstructions: Keep it short.\n    groups:\n      - read\n      - - edit\n        - fileRegex: \\.md$\n",
+    );
+    const before = server.requests.length;
+    server.enqueue(
+      step("xml", "", { name: "write_to_file", args: { path: "src/x.ts", content: "nope" } }),
+      step("xml", "", { name: "write_to_file", args: { path: "GUIDE.md", content: "# Guide" } }),
+      step("xml", "", { name: "attempt_completion", args: { result: "Wrote the guide." } }),
+    );
+    const result = await kiln("openai", ["--mode", "docs", "--approve", "read,edit", "Write a guide"]);
+    expect(result.code).toBe(0);
+    const system = JSON.stringify((server.requests[before]!.body.messages as unknown[])[0]);
+    expect(system).toContain("You write docs.");
+    expect(system).toContain("Keep it short.");
+    expect(sent(server.requests[before + 1]!)).toContain("Docs mode may edit only files matching");
+    expect(sent(server.requests[before + 1]!)).toContain("Modes that may: code, debug (switch_mode, or new_task for a subtask).");
+    expect(existsSync(join(workspace, "src", "x.ts"))).toBe(false);
+    expect(readFileSync(join(workspace, "GUIDE.md"), "utf8")).toBe("# Guide");
+  });
+
+  it("a bad mode file is reported and the built-in modes still work", async () => {
+    writeFileSync(join(workspace, ".kilocodemodes"), "customModes:\n  - slug: broken\n    name: Broken\n");
+    server.enqueue(step("xml", "", { name: "attempt_completion", args: { result: "ok" } }));
+    const result = await kiln("openai", ["--mode", "code", "Hi"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/\.kilocodemodes: mode "broken": roleDefinition: /);
+  });
+});
+
 describe("kiln run stops", () => {
   it("at the request limit, with exit code 3", async () => {
     server.enqueue(step("xml", "", { name: "list_files", args: { path: "." } }), step("xml", "", { name: "list_files", args: { path: "src" } }));

@@ -60,10 +60,12 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         cwd: options.cwd,
         os: options.os,
         now: new Date(),
+        modes: toolbox.modes,
       }),
     pipeline: (signal) => ({
       registry: options.registry,
       mode: toolbox.mode,
+      modes: toolbox.modes,
       approvals: options.approvals,
       autoApprove: typeof options.autoApprove === "function" ? options.autoApprove() : options.autoApprove,
       context: { cwd: options.cwd, fs: options.fs, signal, ignore },

@@ -7,35 +7,47 @@ export interface Mode {
   name: string;
   roleDefinition: string;
   groups: GroupEntry[];
+  /** When to pick this mode: shown to the model for switch_mode and new_task. */
+  whenToUse?: string;
+  description?: string;
+  /** Extra instructions added to the system prompt in this mode. */
+  customInstructions?: string;
+  /** Where a custom mode comes from (its file), for messages. */
+  source?: string;
 }
 
 export const BUILTIN_MODES: readonly Mode[] = [
   {
     slug: "code",
+    whenToUse: "Writing, changing or fixing code when the task is clear.",
     name: "Code",
     roleDefinition: "You are Kiln, a skilled software engineer working in the user's editor. You read, write and run code to finish the task.",
     groups: ["read", "edit", "browser", "command", "mcp"],
   },
   {
     slug: "architect",
+    whenToUse: "Planning and design before building: gather context, write a plan or a spec in Markdown.",
     name: "Architect",
     roleDefinition: "You are Kiln, a technical lead who plans before building: gather context, then write the plan in Markdown.",
     groups: ["read", ["edit", { fileRegex: "\\.md$", description: "Markdown files only" }], "browser", "mcp"],
   },
   {
     slug: "ask",
+    whenToUse: "Questions about the code or concepts, without changing files.",
     name: "Ask",
     roleDefinition: "You are Kiln, a knowledgeable assistant who answers questions about the code without changing it.",
     groups: ["read", "browser", "mcp"],
   },
   {
     slug: "debug",
+    whenToUse: "Finding the cause of a bug or a failure before fixing it.",
     name: "Debug",
     roleDefinition: "You are Kiln, an expert at diagnosing problems: find the cause methodically, then fix it.",
     groups: ["read", "edit", "browser", "command", "mcp"],
   },
   {
     slug: "orchestrator",
+    whenToUse: "Large tasks that split into parts for other modes, run as subtasks.",
     name: "Orchestrator",
     roleDefinition: "You are Kiln, a coordinator who splits complex work into subtasks and delegates them to the right modes.",
     groups: [],

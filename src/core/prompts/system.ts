@@ -4,6 +4,14 @@ export interface Environment {
   cwd: string;
   os: string;
   now: Date;
+  /** The modes the task may switch to or delegate to, with when to use each. */
+  modes?: readonly Mode[];
+}
+
+function modesSection(modes: readonly Mode[] | undefined, current: Mode): string {
+  if (!modes || modes.length < 2) return "";
+  const lines = modes.map((m) => `- ${m.slug} (${m.name})${m.slug === current.slug ? " [current]" : ""}: ${m.whenToUse ?? m.description ?? m.roleDefinition}`);
+  return `\n\n# Modes\n\nswitch_mode changes the mode; new_task starts a subtask in one.\n${lines.join("\n")}`;
 }
 
 export type ToolProtocol = "xml" | "native";
@@ -42,5 +50,5 @@ ${toolUse}
 - Workspace: ${env.cwd}
 - OS: ${env.os}
 - Time: ${env.now.toISOString()}
-- Mode: ${mode.slug} (${mode.name})`;
+- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}`;
 }

@@ -21,6 +21,8 @@ export const ASK_EVERYTHING: AutoApprovePolicy = { groups: new Set(), outsideWor
 export interface PipelineDeps {
   registry: ToolRegistry;
   mode: Mode;
+  /** All modes, to tell the model which one may do what this one may not. */
+  modes?: readonly Mode[];
   approvals: Approvals;
   autoApprove: AutoApprovePolicy;
   context: ToolContext;
@@ -91,7 +93,11 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   const approval = tool.approval?.(coerced.args);
   const paths = await Promise.all((approval?.paths ?? []).map((path) => resolveRealPath(deps.context.cwd, path)));
   const mode = checkMode(deps.mode, tool.group, tool.name, paths.map((p) => p.display));
-  if (!mode.ok) return fail(`${mode.reason} Tools available in this mode: ${available.join(", ")}.`);
+  if (!mode.ok) {
+    const able = (deps.modes ?? []).filter((m) => checkMode(m, tool.group, tool.name, paths.map((p) => p.display)).ok).map((m) => m.slug);
+    const elsewhere = able.length ? ` Modes that may: ${able.join(", ")} (switch_mode, or new_task for a subtask).` : "";
+    return fail(`${mode.reason}${elsewhere} Tools available in this mode: ${available.join(", ")}.`);
+  }
 
   const rules = ignoreRulesOf(deps.context);
   const hidden = paths.filter((p) => !p.outsideWorkspace && rules.isHiddenFromAgent(p.absolute));

@@ -9,7 +9,8 @@ import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
 import { createProvider } from "../../core/llm/createProvider";
 import { API_KEY_ENV } from "../../core/llm/keys";
-import { BUILTIN_MODES, findMode } from "../../core/modes/modes";
+import { findMode } from "../../core/modes/modes";
+import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
 import { NodeFileSystem } from "../../core/ports/nodeFileSystem";
 import { createDefaultRegistry } from "../../core/tools/registry";
@@ -48,15 +49,19 @@ function makeTask(args: CliArgs): Task {
   const getProvider = async () => createProvider(config);
   const retry = { ...DEFAULT_RETRY, maxRetries: args.retries };
   if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger, retry });
-  const mode = findMode(args.mode);
-  if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${BUILTIN_MODES.map((m) => m.slug).join(", ")})`);
+  const workspace = resolve(args.workspace);
+  const loaded = loadModes(workspace);
+  for (const error of loaded.errors) process.stderr.write(`kiln: ${error}\n`);
+  const mode = findMode(args.mode, loaded.modes);
+  if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${loaded.modes.map((m) => m.slug).join(", ")})`);
   const toolbox = createToolbox({
     registry: createDefaultRegistry(),
     mode,
     protocol: args.protocol,
     approvals: new TerminalApprovals(Boolean(process.stdin.isTTY)),
     autoApprove: { groups: args.approve, outsideWorkspace: false },
-    cwd: resolve(args.workspace),
+    cwd: workspace,
+    modes: loaded.modes,
     fs: new NodeFileSystem(),
     os: type(),
     maxRequests: args.maxRequests,

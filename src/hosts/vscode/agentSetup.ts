@@ -2,6 +2,7 @@ import { type } from "node:os";
 import * as vscode from "vscode";
 import { createToolbox, type Toolbox } from "../../core/agent/toolbox";
 import { BUILTIN_MODES, findMode } from "../../core/modes/modes";
+import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import type { AutoApprovePolicy } from "../../core/tools/pipeline";
@@ -30,6 +31,19 @@ function readAutoApprove(logger: Logger): AutoApprovePolicy {
   };
 }
 
+const GLOBAL_MODES_FILE = "custom_modes.yaml";
+const reported = new Set<string>();
+
+/** Each distinct problem in a mode file is shown once; the other modes keep working. */
+function reportModeErrors(errors: readonly string[], logger: Logger): void {
+  for (const error of errors) {
+    logger.warn(error);
+    if (reported.has(error)) continue;
+    reported.add(error);
+    void vscode.window.showWarningMessage(`Kiln: a custom mode was skipped. ${error}`);
+  }
+}
+
 /**
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
  * folder there is nothing to work on, and the chat answers without tools.
@@ -39,18 +53,23 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals:
   return (approvals) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return undefined;
-    const slug = setting(logger, "mode", "code", (v): v is string => typeof v === "string" && findMode(v) !== undefined);
+    const cwd = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
+    // Read for each new task, so edits to the mode files apply without a reload.
+    const loaded = loadModes(cwd, vscode.Uri.joinPath(storage, GLOBAL_MODES_FILE).fsPath);
+    reportModeErrors(loaded.errors, logger);
+    const slug = setting(logger, "mode", "code", (v): v is string => typeof v === "string" && findMode(v, loaded.modes) !== undefined);
     const taskDir = vscode.Uri.joinPath(storage, "tasks", `${Date.now()}-${++tasks}`);
     let overflows = 0;
     const toUri = folder.uri.scheme === "file" ? undefined : (path: string) => folder.uri.with({ path });
     return createToolbox({
       registry: createDefaultRegistry(),
-      mode: findMode(slug) ?? BUILTIN_MODES[0]!,
+      mode: findMode(slug, loaded.modes) ?? BUILTIN_MODES[0]!,
+      modes: loaded.modes,
       protocol: setting(logger, "provider.protocol", "xml", (v): v is ToolProtocolSetting => PROTOCOLS.includes(v as ToolProtocolSetting)),
       approvals,
       // Read per call, so turning auto-approve on or off applies to the running task.
       autoApprove: () => readAutoApprove(logger),
-      cwd: folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path,
+      cwd,
       fs: new VsCodeFileSystem(toUri),
       os: type(),
       requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),

@@ -1,0 +1,110 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { BUILTIN_MODES, type GroupEntry, type Mode } from "./modes";
+
+const GROUP_NAMES = ["read", "edit", "command", "browser", "mcp"] as const;
+
+const groupSchema = z.union([
+  z.enum(GROUP_NAMES),
+  z.tuple([
+    z.enum(GROUP_NAMES),
+    z
+      .object({
+        fileRegex: z
+          .string()
+          .refine((pattern) => {
+            try {
+              new RegExp(pattern);
+              return true;
+            } catch {
+              return false;
+            }
+          }, "is not a valid regular expression")
+          .optional(),
+        description: z.string().optional(),
+      })
+      .strict(),
+  ]),
+]);
+
+const modeSchema = z
+  .object({
+    slug: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9-]*$/, "use letters, digits and dashes"),
+    name: z.string().min(1),
+    roleDefinition: z.string().min(1),
+    whenToUse: z.string().optional(),
+    description: z.string().optional(),
+    customInstructions: z.string().optional(),
+    groups: z.array(groupSchema),
+    // Fields other tools write (e.g. source, iconName) are accepted and left alone.
+  })
+  .passthrough();
+
+export interface ModesFileResult {
+  modes: Mode[];
+  errors: string[];
+}
+
+/**
+ * A `.kilocodemodes` file (YAML or JSON, `customModes: [...]`, the format Kilo/Roo use). A bad mode
+ * is reported with the file, the mode and the field, and the other modes still load.
+ */
+export function parseModesFile(text: string, file: string): ModesFileResult {
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? {} : parseYaml(text);
+  } catch (err) {
+    return { modes: [], errors: [`${file}: not valid YAML or JSON: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`] };
+  }
+  const list = (data as { customModes?: unknown } | null)?.customModes;
+  if (list === undefined) return { modes: [], errors: [] };
+  if (!Array.isArray(list)) return { modes: [], errors: [`${file}: customModes must be a list of modes`] };
+  const modes: Mode[] = [];
+  const errors: string[] = [];
+  list.forEach((entry, index) => {
+    const parsed = modeSchema.safeParse(entry);
+    const label = typeof (entry as { slug?: unknown })?.slug === "string" ? `mode "${(entry as { slug: string }).slug}"` : `mode #${index + 1}`;
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      errors.push(`${file}: ${label}: ${issue.path.join(".") || "entry"}: ${issue.message}`);
+      return;
+    }
+    const { slug, name, roleDefinition, whenToUse, description, customInstructions, groups } = parsed.data;
+    if (modes.some((m) => m.slug === slug)) {
+      errors.push(`${file}: ${label}: the slug is used twice; the first one is kept`);
+      return;
+    }
+    modes.push({ slug, name, roleDefinition, whenToUse, description, customInstructions, groups: groups as GroupEntry[], source: file });
+  });
+  return { modes, errors };
+}
+
+/** Built-ins, then global custom modes, then the project's: a later one with the same slug wins. */
+export function mergeModes(...layers: readonly (readonly Mode[])[]): Mode[] {
+  const bySlug = new Map<string, Mode>();
+  for (const layer of [BUILTIN_MODES, ...layers]) for (const mode of layer) bySlug.set(mode.slug, mode);
+  return [...bySlug.values()];
+}
+
+export const PROJECT_MODES_FILE = ".kilocodemodes";
+
+/** Reads one modes file if it exists; a missing file is no error. */
+export function readModesFile(path: string): ModesFileResult {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? { modes: [], errors: [] } : { modes: [], errors: [`${path}: cannot be read (${code ?? String(err)})`] };
+  }
+  return parseModesFile(text, path);
+}
+
+/** The modes a new task can use: built-ins, the global file's, the project's `.kilocodemodes`. */
+export function loadModes(workspace: string, globalFile?: string): ModesFileResult {
+  const global = globalFile ? readModesFile(globalFile) : { modes: [], errors: [] };
+  const project = readModesFile(join(workspace, PROJECT_MODES_FILE));
+  return { modes: mergeModes(global.modes, project.modes), errors: [...global.errors, ...project.errors] };
+}

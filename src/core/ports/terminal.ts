@@ -1,0 +1,151 @@
+/**
+ * Running shell commands. Two layers, so the bookkeeping is written once:
+ * - `ProcessLauncher` is what a host implements: start one command somewhere (a child process, a
+ *   VS Code terminal) and report its output and its end.
+ * - `Terminal` is what the tools use: run with a timeout, leave a command running in the
+ *   background, read its later output by id. `CommandPool` (commandPool.ts) builds one from a launcher.
+ */
+
+export interface LaunchOptions {
+  cwd: string;
+  /** Added to the host's base environment, which never holds Kiln's own keys (see cleanEnv). */
+  env?: Record<string, string>;
+  /** Each piece of output as it arrives: stdout and stderr together, in arrival order. */
+  onOutput(chunk: string): void;
+}
+
+export interface ProcessExit {
+  /** Undefined when the process ended by a signal, or when the host could not learn the code. */
+  exitCode?: number;
+  signal?: string;
+}
+
+export interface LaunchedProcess {
+  /** How it runs, in words for the model and the tests: "child process", "shell integration", … */
+  readonly via: string;
+  /** Settles once the process has ended and its output was delivered. Never rejects. */
+  readonly exited: Promise<ProcessExit>;
+  /** Ends the process and what it started (its process group); safe to call more than once. */
+  kill(): void;
+}
+
+export interface ProcessLauncher {
+  launch(command: string, options: LaunchOptions): Promise<LaunchedProcess>;
+}
+
+export interface RunOptions {
+  cwd: string;
+  /** After this long `run` returns with the command still running in the background. */
+  timeoutMs: number;
+  /** Stops the wait and kills the command (the task was cancelled). */
+  signal?: AbortSignal;
+  env?: Record<string, string>;
+  /** Live output, for a host that shows it while the command runs. */
+  onOutput?(chunk: string): void;
+}
+
+export interface ReadOptions {
+  /** Wait up to this long for the command to end before answering (0: answer at once). */
+  waitMs?: number;
+  signal?: AbortSignal;
+  /** End the command, then answer. */
+  stop?: boolean;
+}
+
+export type CommandState = "running" | "exited" | "killed";
+
+/** Where a command stands, and the output the caller has not been given yet. */
+export interface CommandStatus {
+  /** Stable within the terminal; the model passes it to read_command_output. */
+  id: string;
+  command: string;
+  via: string;
+  state: CommandState;
+  exitCode?: number;
+  signal?: string;
+  /** Output since the last status of this command was returned (all of it the first time). */
+  output: string;
+  /** Characters of output so far, all told. */
+  totalChars: number;
+  /** A file holding the whole output, written once it grew past what the model is shown. */
+  logFile?: string;
+}
+
+export interface Terminal {
+  /** Runs `command` until it ends, `timeoutMs` passes (it goes on in the background) or `signal` aborts (killed). */
+  run(command: string, options: RunOptions): Promise<CommandStatus>;
+  /** A command run earlier: its new output; undefined for an id this terminal does not know. */
+  read(id: string, options?: ReadOptions): Promise<CommandStatus | undefined>;
+  /** Everything a command printed so far (its middle dropped past a few MB; the log file has it all). */
+  fullOutput(id: string): string | undefined;
+  /** Kills every command still running. */
+  dispose(): void;
+}
+
+/**
+ * Variables never passed to a command: Kiln's own keys must not leak into a script or a log the
+ * model reads. Broad on purpose (any *API_KEY*), since a command has no business with the user's keys
+ * unless the user puts them there in their own shell profile.
+ */
+export const SECRET_ENV = /API_KEY|^KILN_/i;
+
+export function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !SECRET_ENV.test(name)) out[name] = value;
+  return out;
+}
+
+// CSI (colours, cursor moves), OSC (titles, VS Code's 633 shell-integration marks; ended by BEL or
+// ESC \), DCS/PM/APC strings, charset picks, and the two-byte escapes. The model reads text, not a screen.
+const ESCAPE = String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|\x1b[PX^_][\s\S]*?\x1b\\|\x1b[()*+][0-~]|\x1b[0-OQ-WYZ\\\x60-~]`;
+const ANSI = new RegExp(ESCAPE, "g");
+const WHOLE_ESCAPE = new RegExp(`^(?:${ESCAPE})`);
+// Other control characters (BEL, backspace, …) but not tab and newline.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g;
+
+function clean(text: string): string {
+  return (
+    text
+      .replace(ANSI, "")
+      .replace(/\r+\n/g, "\n")
+      // A line redrawn with \r (a progress bar) keeps only its last state.
+      .replace(/[^\n]*\r(?=[^\n])/g, "")
+      .replace(/\r/g, "\n")
+      .replace(CONTROL, "")
+  );
+}
+
+/**
+ * Terminal output -> plain text, chunk by chunk: an escape sequence or a CRLF split between two
+ * chunks is held back until the rest arrives, so nothing half-stripped reaches the model.
+ */
+export class PlainTextDecoder {
+  private carry = "";
+  private atLineStart = true;
+
+  push(chunk: string): string {
+    let text = this.carry + chunk;
+    this.carry = "";
+    // A redraw whose start came in an earlier chunk cannot be undone; start it on a line of its own.
+    if (/^\r+[^\n\r]/.test(text)) text = text.replace(/^\r+/, this.atLineStart ? "" : "\n");
+    const esc = text.lastIndexOf("\x1b");
+    if (esc !== -1 && text.length - esc < 1024 && !WHOLE_ESCAPE.test(text.slice(esc))) {
+      this.carry = text.slice(esc);
+      text = text.slice(0, esc);
+    } else if (text.endsWith("\r")) {
+      this.carry = "\r";
+      text = text.slice(0, -1);
+    }
+    const plain = clean(text);
+    if (plain !== "") this.atLineStart = plain.endsWith("\n");
+    return plain;
+  }
+
+  /** What was held back, once no more output will come. */
+  end(): string {
+    const rest = clean(this.carry);
+    this.carry = "";
+    return rest;
+  }
+}
