@@ -55,4 +55,35 @@ describe("webview chat store", () => {
     expect(store.getState().retrying).toBeUndefined();
     expect(store.getState().task).toEqual(task);
   });
+
+  it("applies a token to a long task without copying the list or touching other rows", () => {
+    const { store } = manualStore();
+    const items = Array.from({ length: 5000 }, (_, i) => ({ id: `m${i}`, role: "user" as const, text: `message ${i}` }));
+    store.apply({ type: "chat/snapshot", items, busy: true, provider: { kind: "openai", model: "gpt" } });
+    store.apply({ type: "chat/appended", item: { id: "live", role: "assistant", text: "", partial: true } });
+    const before = store.getState();
+    const neighbour = before.items[4999];
+    store.apply({ type: "chat/textDelta", id: "live", delta: "tok", field: "text" });
+    const after = store.getState();
+    expect(after).not.toBe(before);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.items).toBe(before.items);
+    expect(after.items[4999]).toBe(neighbour);
+    expect(after.items[5000]).toMatchObject({ id: "live", text: "tok" });
+  });
+
+  it("knows which card waits for approval, and forgets it once answered or removed", () => {
+    const { store } = manualStore();
+    const card = { id: "t1", role: "tool" as const, name: "write_to_file", params: { path: "a" }, status: "waiting" as const };
+    store.apply({ type: "chat/appended", item: card });
+    expect(store.getState().waitingCard).toBeUndefined();
+    store.apply({ type: "chat/itemChanged", item: { ...card, approval: { summary: "Write a", outsideWorkspace: false } } });
+    expect(store.getState().waitingCard).toBe("t1");
+    store.apply({ type: "chat/itemChanged", item: { ...card, status: "running" } });
+    expect(store.getState().waitingCard).toBeUndefined();
+    store.apply({ type: "chat/itemChanged", item: { ...card, approval: { summary: "Write a", outsideWorkspace: false } } });
+    store.apply({ type: "chat/itemRemoved", id: "t1" });
+    expect(store.getState().waitingCard).toBeUndefined();
+    expect(store.getState().items).toEqual([]);
+  });
 });

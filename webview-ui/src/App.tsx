@@ -1,4 +1,5 @@
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { memo, useCallback, useSyncExternalStore } from "react";
+import { Virtuoso } from "react-virtuoso";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import { ChatInput } from "./ChatInput";
 import { RetryNotice, TaskSummary } from "./TaskHeader";
@@ -8,14 +9,9 @@ import { send } from "./vscodeApi";
 
 export function App({ store }: { store: ChatStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
-  const listRef = useRef<HTMLDivElement>(null);
   const last = state.items.at(-1);
-  const lastSize = last?.role === "assistant" ? last.text.length : 0;
-
-  useEffect(() => {
-    const list = listRef.current;
-    if (list) list.scrollTop = list.scrollHeight;
-  }, [state.items.length, lastSize, waitingCard(state.items)]);
+  // Only the rows on screen render; a long task costs what a short one does.
+  const row = useCallback((index: number) => <Row item={state.items[index]!} busy={state.busy} />, [state.items, state.version, state.busy]);
 
   return (
     <div className="app">
@@ -29,11 +25,20 @@ export function App({ store }: { store: ChatStore }) {
         </button>
       </header>
       <TaskSummary task={state.task} />
-      <div className="messages" ref={listRef} role="log" aria-live="polite">
-        {state.items.length === 0 && <p className="empty">Ask Kiln anything about your code.</p>}
-        {state.items.map((item) => (
-          <Message key={item.id} item={item} busy={state.busy} />
-        ))}
+      <div className="messages" role="log" aria-live="polite">
+        {state.items.length === 0 ? (
+          <p className="empty">Ask Kiln anything about your code.</p>
+        ) : (
+          <Virtuoso
+            className="message-list"
+            totalCount={state.items.length}
+            itemContent={row}
+            computeItemKey={(index) => state.items[index]!.id}
+            followOutput="auto"
+            initialTopMostItemIndex={state.items.length - 1}
+            atBottomThreshold={40}
+          />
+        )}
         {state.busy && last?.role === "user" && (
           <div className="waiting" data-testid="waiting">
             Thinking…
@@ -41,18 +46,19 @@ export function App({ store }: { store: ChatStore }) {
         )}
         <RetryNotice retrying={state.retrying} />
       </div>
-      <ChatInput busy={state.busy} waitingCard={waitingCard(state.items)} />
+      <ChatInput busy={state.busy} waitingCard={state.waitingCard} />
     </div>
   );
 }
 
-function waitingCard(items: readonly ChatItem[]): string | undefined {
-  for (let i = items.length - 1; i >= 0; i--) {
-    const item = items[i]!;
-    if (item.role === "tool" && item.status === "waiting" && item.approval) return item.id;
-  }
-  return undefined;
-}
+/** Re-renders only when its item was replaced (items are never mutated). */
+const Row = memo(function Row({ item, busy }: { item: ChatItem; busy: boolean }) {
+  return (
+    <div className="row">
+      <Message item={item} busy={busy} />
+    </div>
+  );
+});
 
 function Message({ item, busy }: { item: ChatItem; busy: boolean }) {
   switch (item.role) {

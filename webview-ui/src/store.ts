@@ -1,5 +1,6 @@
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import type { HostToWebview, ProviderSummary, TaskInfo } from "../../src/shared/protocol/messages";
+import { ItemList } from "./itemList";
 
 export interface Retrying {
   attempt: number;
@@ -10,20 +11,35 @@ export interface Retrying {
 }
 
 export interface ChatState {
-  items: ChatItem[];
+  /** The conversation. Updated in place: `version` says when it changed. */
+  items: readonly ChatItem[];
+  version: number;
   busy: boolean;
   provider: ProviderSummary | undefined;
   connected: boolean;
   task: TaskInfo | undefined;
   retrying: Retrying | undefined;
+  /** The tool card waiting for Approve / Reject, if any. */
+  waitingCard: string | undefined;
 }
 
 /**
- * Applies the host's deltas. Listeners run at most once per animation frame, so a burst of streamed
- * tokens costs one render, not one per token.
+ * Applies the host's deltas. A streamed token costs the same however long the task is: items are
+ * found by id through an index and replaced in place, never by copying the list. Listeners run at
+ * most once per animation frame, so a burst of tokens costs one render.
  */
 export class ChatStore {
-  private state: ChatState = { items: [], busy: false, provider: undefined, connected: false, task: undefined, retrying: undefined };
+  private readonly list = new ItemList();
+  private state: ChatState = {
+    items: this.list.items,
+    version: 0,
+    busy: false,
+    provider: undefined,
+    connected: false,
+    task: undefined,
+    retrying: undefined,
+    waitingCard: undefined,
+  };
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
 
@@ -40,42 +56,42 @@ export class ChatStore {
   };
 
   apply(message: HostToWebview): void {
+    let s = this.state;
     // Anything new from the model means the retry went out.
-    const s = message.type === "chat/retrying" || message.type === "chat/task" || !this.state.retrying ? this.state : { ...this.state, retrying: undefined };
+    if (s.retrying && message.type !== "chat/retrying" && message.type !== "chat/task") s = { ...s, retrying: undefined };
+    const list = this.list;
     switch (message.type) {
       case "chat/snapshot":
-        this.state = { items: message.items, busy: message.busy, provider: message.provider, connected: true, task: message.task, retrying: undefined };
+        list.reset(message.items);
+        s = { ...s, busy: message.busy, provider: message.provider, connected: true, task: message.task, retrying: undefined };
         break;
       case "chat/appended":
-        this.state = { ...s, items: [...s.items, message.item] };
+        list.append(message.item);
         break;
       case "chat/textDelta":
-        this.state = {
-          ...s,
-          items: replaceById(s.items, message.id, (item) =>
-            item.role === "assistant" ? { ...item, [message.field]: (item[message.field] ?? "") + message.delta } : item,
-          ),
-        };
+        list.update(message.id, (item) => (item.role === "assistant" ? { ...item, [message.field]: (item[message.field] ?? "") + message.delta } : item));
         break;
       case "chat/itemChanged":
-        this.state = { ...s, items: replaceById(s.items, message.item.id, () => message.item) };
+        list.update(message.item.id, () => message.item);
         break;
       case "chat/itemRemoved":
-        this.state = { ...s, items: s.items.filter((item) => item.id !== message.id) };
+        list.remove(message.id);
         break;
       case "chat/busy":
-        this.state = { ...s, busy: message.busy };
+        s = { ...s, busy: message.busy };
         break;
       case "chat/cleared":
-        this.state = { ...s, items: [], busy: false };
+        list.reset([]);
+        s = { ...s, busy: false };
         break;
       case "chat/retrying":
-        this.state = { ...s, retrying: { attempt: message.attempt, of: message.of, reason: message.reason, at: this.now() + message.delayMs } };
+        s = { ...s, retrying: { attempt: message.attempt, of: message.of, reason: message.reason, at: this.now() + message.delayMs } };
         break;
       case "chat/task":
-        this.state = { ...s, task: message.task };
+        s = { ...s, task: message.task };
         break;
     }
+    this.state = { ...s, items: list.items, version: s.version + 1, waitingCard: list.waitingCard };
     this.notify();
   }
 
@@ -87,16 +103,4 @@ export class ChatStore {
       for (const listener of [...this.listeners]) listener();
     });
   }
-}
-
-function replaceById(items: ChatItem[], id: string, update: (item: ChatItem) => ChatItem): ChatItem[] {
-  // Streaming touches the newest items: search from the end.
-  for (let i = items.length - 1; i >= 0; i--) {
-    if (items[i]!.id === id) {
-      const next = items.slice();
-      next[i] = update(items[i]!);
-      return next;
-    }
-  }
-  return items;
 }

@@ -2,7 +2,9 @@ import type { NativeTool } from "../llm/types";
 import type { Mode } from "../modes/modes";
 import { BUILTIN_MODES, toolsForMode } from "../modes/modes";
 import type { Approvals } from "../ports/approvals";
+import type { BrowserSessionFactory } from "../ports/browser";
 import type { FileSystem } from "../ports/fileSystem";
+import type { Terminal } from "../ports/terminal";
 import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
 import type { AutoApprovePolicy, PipelineDeps } from "../tools/pipeline";
 import type { ToolRegistry } from "../tools/registry";
@@ -23,6 +25,8 @@ export interface Toolbox {
   nativeTools(): NativeTool[];
   systemPrompt(protocol: ToolProtocol): string;
   pipeline(signal: AbortSignal): PipelineDeps;
+  /** Closes what the tools left open (the browser). The Task calls it when it is disposed. */
+  dispose(): void;
 }
 
 export interface ToolboxOptions {
@@ -39,12 +43,18 @@ export interface ToolboxOptions {
   /** Modes the task may switch to; the built-ins unless the host knows custom ones. */
   modes?: readonly Mode[];
   requireTodosDone?: boolean;
+  /** Runs execute_command; shared by a task and its subtasks, so background commands stay readable. */
+  terminal?: Terminal;
+  /** Makes this toolbox's browser; each toolbox (a task, a subtask) gets its own, closed by dispose(). */
+  browser?: BrowserSessionFactory;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
   const ownFiles = new Set<string>();
   // One cache of ignore rules per task; it re-reads a rules file when it changes.
   const ignore = new WorkspaceIgnore(options.cwd);
+  // Inert until the model launches it, so making one per task costs nothing.
+  const browser = options.browser?.();
   const tools = () => toolsForMode(toolbox.mode, options.registry.list());
   const toolbox: Toolbox = {
     protocol: options.protocol,
@@ -68,10 +78,11 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       modes: toolbox.modes,
       approvals: options.approvals,
       autoApprove: typeof options.autoApprove === "function" ? options.autoApprove() : options.autoApprove,
-      context: { cwd: options.cwd, fs: options.fs, signal, ignore },
+      context: { cwd: options.cwd, fs: options.fs, signal, ignore, browser, terminal: options.terminal },
       saveOverflow: options.saveOverflow,
       ownFiles,
     }),
+    dispose: () => void browser?.dispose(),
   };
   return toolbox;
 }

@@ -25,6 +25,10 @@ export interface ToolContext {
   approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
   /** The running task, for the task and mode tools; absent where tools run outside a task. */
   task?: TaskControls;
+  /** Runs shell commands for execute_command; absent where the host cannot. */
+  terminal?: import("../ports/terminal").Terminal;
+  /** The task's browser for browser_action; absent where the host offers none. */
+  browser?: import("../ports/browser").BrowserSession;
 }
 
 export interface Suggestion {

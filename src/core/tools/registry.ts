@@ -1,5 +1,6 @@
 import { askFollowupQuestionTool } from "./askFollowupQuestion";
 import { attemptCompletionTool } from "./attemptCompletion";
+import { browserActionTool } from "./browserAction";
 import type { AnyTool } from "./defineTool";
 import { listFilesTool } from "./listFiles";
 import { searchFilesTool } from "./searchFiles";
@@ -8,6 +9,9 @@ import { fetchInstructionsTool } from "./fetchInstructions";
 import { toJsonSchema, toXmlUsage } from "./params";
 import { readFileTool } from "./readFile";
 import { writeToFileTool } from "./writeToFile";
+import { applyDiffTool } from "./applyDiff";
+import { executeCommandTool } from "./executeCommand";
+import { readCommandOutputTool } from "./readCommandOutput";
 import { TASK_TOOLS } from "./taskTools";
 
 export interface NativeToolSchema {
@@ -49,5 +53,5 @@ export class ToolRegistry {
 }
 
 export function createDefaultRegistry(): ToolRegistry {
-  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
+  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, applyDiffTool, executeCommandTool, readCommandOutputTool, browserActionTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
 }

@@ -7,12 +7,14 @@ import { formatUsd } from "../../core/llm/models";
 import { formatTodos } from "../../core/ports/taskControls";
 import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
+import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
 import { createProvider } from "../../core/llm/createProvider";
 import { API_KEY_ENV } from "../../core/llm/keys";
 import { findMode } from "../../core/modes/modes";
 import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
 import { NodeFileSystem } from "../../core/ports/nodeFileSystem";
+import { createNodeTerminal } from "../../core/ports/nodeTerminal";
 import { createDefaultRegistry } from "../../core/tools/registry";
 import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
 import { TerminalApprovals } from "./terminalApprovals";
@@ -66,6 +68,10 @@ function makeTask(args: CliArgs): Task {
     os: type(),
     maxRequests: args.maxRequests,
     saveOverflow: overflowSaver(),
+    // Commands start from this process's environment without Kiln's keys; long output is logged to a temp folder.
+    terminal: createNodeTerminal({ logDir: () => mkdtempSync(join(tmpdir(), "kiln-commands-")) }),
+    // The browser is found at launch: CHROME_PATH / PUPPETEER_EXECUTABLE_PATH, else the usual places.
+    browser: () => createPuppeteerSession({ logger: stderrLogger }),
   });
   return new Task({ getProvider, logger: stderrLogger, toolbox, retry });
 }
@@ -157,6 +163,8 @@ async function main(): Promise<number> {
     process.stdout.write("\n");
     if (usage) process.stderr.write(`[${describeUsage(usage)}]\n`);
   }
+  // Closes what the task left open (a browser the model did not close would keep the process alive).
+  task.dispose();
   return args.command === "chat" ? (task.status === "idle" ? 0 : 1) : EXIT[task.status];
 }
 

@@ -1,6 +1,7 @@
 import { type } from "node:os";
 import * as vscode from "vscode";
 import { createToolbox, type Toolbox } from "../../core/agent/toolbox";
+import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
 import { BUILTIN_MODES, findMode } from "../../core/modes/modes";
 import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
@@ -79,6 +80,8 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals:
         await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
         return file.fsPath;
       },
+      // The path is read at each launch, so fixing the setting after a "no browser found" error works at once.
+      browser: () => createPuppeteerSession({ logger, executablePath: () => setting(logger, "browser.executablePath", "", (v): v is string => typeof v === "string") }),
     });
   };
 }

@@ -1,0 +1,222 @@
+import type { Browser, KeyInput, Page } from "puppeteer-core";
+import type { Logger } from "../ports";
+import { BrowserError, type BrowserInput, type BrowserSession, type BrowserSnapshot, type Viewport } from "../ports/browser";
+import { findChrome, type FindChromeEnv } from "./findChrome";
+
+export const DEFAULT_VIEWPORT: Viewport = { width: 900, height: 600 };
+
+/** Console output can be endless (a log per animation frame); the model gets the first lines. */
+const MAX_LOG_LINES = 50;
+const MAX_LOG_LINE_CHARS = 500;
+const NAVIGATION_TIMEOUT_MS = 20_000;
+const LAUNCH_TIMEOUT_MS = 30_000;
+
+export interface PuppeteerSessionOptions {
+  /** The configured executable; read at each launch, so a changed setting applies to a running task. */
+  executablePath?: () => string | undefined;
+  viewport?: Viewport;
+  logger?: Logger;
+  /** Where to look for a browser; the real machine unless a test says otherwise. */
+  where?: FindChromeEnv;
+  /** How long the network must be quiet after an action, and the most to wait for that. */
+  settle?: { idleMs: number; timeoutMs: number };
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+const isTimeout = (err: unknown): boolean => err instanceof Error && err.name === "TimeoutError";
+
+/** A headless Chromium driven by puppeteer-core, started on the first launch and closed with the task. */
+export class PuppeteerBrowserSession implements BrowserSession {
+  private browser: Browser | undefined;
+  private page: Page | undefined;
+  private starting: Promise<Page> | undefined;
+  private disposed = false;
+  private logs: string[] = [];
+  private dropped = 0;
+  private size: Viewport;
+
+  constructor(private readonly options: PuppeteerSessionOptions = {}) {
+    this.size = { ...(options.viewport ?? DEFAULT_VIEWPORT) };
+  }
+
+  get isOpen(): boolean {
+    return this.page !== undefined;
+  }
+
+  get viewport(): Viewport {
+    return { ...this.size };
+  }
+
+  async launch(url: string): Promise<BrowserSnapshot> {
+    const page = this.page ?? (await (this.starting ??= this.start().finally(() => (this.starting = undefined))));
+    try {
+      await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS });
+    } catch (err) {
+      // A slow page is still worth a look; a refused connection or a bad address is not.
+      if (!isTimeout(err)) throw new BrowserError(`could not open ${url}: ${message(err)}${/ERR_CONNECTION_REFUSED/.test(message(err)) ? " (is the server running?)" : ""}`);
+      this.log(`[kiln] the page did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s`);
+    }
+    return this.snapshot(page);
+  }
+
+  async act(input: BrowserInput): Promise<BrowserSnapshot> {
+    const page = this.page;
+    if (!page) throw new BrowserError("the browser is not open. Launch it first: action launch with a url.");
+    try {
+      switch (input.kind) {
+        case "click":
+          await page.mouse.click(input.x, input.y);
+          break;
+        case "hover":
+          await page.mouse.move(input.x, input.y);
+          break;
+        case "type":
+          await page.keyboard.type(input.text);
+          break;
+        case "press":
+          await pressChord(page, input.key);
+          break;
+        case "scroll":
+          // One screen at a time, so consecutive screenshots overlap by nothing and miss nothing.
+          await page.evaluate(`window.scrollBy(0, ${input.direction === "down" ? "" : "-"}window.innerHeight)`);
+          break;
+        case "resize":
+          await page.setViewport({ width: input.width, height: input.height });
+          this.size = { width: input.width, height: input.height };
+          break;
+        case "screenshot":
+          break;
+      }
+    } catch (err) {
+      if (err instanceof BrowserError) throw err;
+      throw new BrowserError(`${input.kind} failed: ${message(err)}`);
+    }
+    return this.snapshot(page);
+  }
+
+  async close(): Promise<void> {
+    const browser = this.browser;
+    this.browser = undefined;
+    this.page = undefined;
+    this.logs = [];
+    this.dropped = 0;
+    if (browser?.connected) await browser.close();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    try {
+      // A launch still under way is closed by start() itself once it sees `disposed`.
+      await this.close();
+    } catch (err) {
+      this.options.logger?.warn(`closing the browser failed: ${message(err)}`);
+    }
+  }
+
+  private async start(): Promise<Page> {
+    if (this.disposed) throw new BrowserError("the task has ended; its browser cannot be launched again.");
+    const executablePath = findChrome(this.options.executablePath?.(), this.options.where);
+    // Loaded on first use: puppeteer is large and most tasks never open a browser.
+    const { launch } = await import("puppeteer-core");
+    const args = ["--no-first-run", "--no-default-browser-check", "--disable-extensions"];
+    // Chrome refuses to start its sandbox as root (containers, CI); elsewhere the sandbox stays on.
+    if (process.getuid?.() === 0) args.push("--no-sandbox");
+    let browser: Browser;
+    try {
+      browser = await launch({
+        executablePath,
+        headless: true,
+        defaultViewport: this.size,
+        args,
+        timeout: LAUNCH_TIMEOUT_MS,
+        // The host owns signals: the CLI cancels the task on Ctrl+C, and the extension host must not exit.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (err) {
+      throw new BrowserError(`could not start the browser at ${executablePath}: ${message(err)}. Set kiln.browser.executablePath to a working Chrome or Chromium.`);
+    }
+    if (this.disposed) {
+      await browser.close();
+      throw new BrowserError("the task ended while the browser was starting.");
+    }
+    const page = (await browser.pages())[0] ?? (await browser.newPage());
+    page.on("console", (m) => this.log(`[${m.type()}] ${m.text()}`));
+    page.on("pageerror", (err) => this.log(`[page error] ${message(err)}`));
+    page.on("requestfailed", (request) => {
+      const reason = request.failure()?.errorText ?? "failed";
+      // Requests cut short by the next navigation are normal, not worth the model's attention.
+      if (reason !== "net::ERR_ABORTED") this.log(`[request failed] ${request.url()}: ${reason}`);
+    });
+    browser.on("disconnected", () => {
+      if (this.browser !== browser) return;
+      this.browser = undefined;
+      this.page = undefined;
+      this.options.logger?.warn("the browser closed unexpectedly");
+    });
+    this.browser = browser;
+    this.page = page;
+    return page;
+  }
+
+  private log(line: string): void {
+    if (this.logs.length >= MAX_LOG_LINES) {
+      this.dropped++;
+      return;
+    }
+    this.logs.push(line.length > MAX_LOG_LINE_CHARS ? `${line.slice(0, MAX_LOG_LINE_CHARS)}…` : line);
+  }
+
+  /** Waits (bounded) for what the action started to finish, then captures the page. */
+  private async snapshot(page: Page): Promise<BrowserSnapshot> {
+    const settle = this.options.settle ?? { idleMs: 300, timeoutMs: 3_000 };
+    try {
+      await page.waitForNetworkIdle({ idleTime: settle.idleMs, timeout: settle.timeoutMs, concurrency: 0 });
+    } catch (err) {
+      // A page that keeps polling never goes quiet; show it as it is rather than fail.
+      if (!isTimeout(err)) this.options.logger?.warn(`waiting for the page to settle: ${message(err)}`);
+    }
+    if (page.isClosed()) throw new BrowserError("the page was closed. Launch the browser again.");
+    let data: string;
+    try {
+      data = await page.screenshot({ type: "webp", quality: 80, encoding: "base64" });
+    } catch (err) {
+      throw new BrowserError(`could not take a screenshot: ${message(err)}`);
+    }
+    const logs = this.logs;
+    const dropped = this.dropped;
+    this.logs = [];
+    this.dropped = 0;
+    return { url: page.url(), viewport: this.viewport, screenshot: { mediaType: "image/webp", data }, logs, droppedLogs: dropped };
+  }
+}
+
+/** "Enter", or a chord such as "Control+Shift+A": modifiers held while the last key is pressed. */
+async function pressChord(page: Page, chord: string): Promise<void> {
+  const parts = chord === "+" ? ["+"] : chord.split("+").map((k) => k.trim());
+  if (parts.some((k) => k === "")) throw new BrowserError(`"${chord}" is not a key; write a key name like Enter, or a chord like Control+A.`);
+  const key = parts.pop()!;
+  const held: string[] = [];
+  try {
+    for (const modifier of parts) {
+      await page.keyboard.down(modifier as KeyInput);
+      held.push(modifier);
+    }
+    await page.keyboard.press(key as KeyInput);
+  } catch (err) {
+    if (/Unknown key/.test(message(err))) {
+      throw new BrowserError(`${message(err)}. Use key names such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown, or a chord such as Control+A.`);
+    }
+    throw err;
+  } finally {
+    for (const modifier of held.reverse()) await page.keyboard.up(modifier as KeyInput);
+  }
+}
+
+export function createPuppeteerSession(options: PuppeteerSessionOptions = {}): BrowserSession {
+  return new PuppeteerBrowserSession(options);
+}

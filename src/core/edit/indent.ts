@@ -1,0 +1,106 @@
+/**
+ * A block matched where the file's indentation differs from the SEARCH text's (another depth, tabs
+ * for spaces, 4 spaces for 2): its REPLACE lines are moved to the file's indentation, keeping their
+ * depth relative to the SEARCH text and written in the file's style.
+ */
+
+interface Style {
+  tabs: boolean;
+  /** Spaces per level; undefined when the lines do not show it. */
+  width: number | undefined;
+}
+
+function indentOf(line: string): string {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++;
+  return line.slice(0, i);
+}
+
+const isBlank = (line: string) => line.trim() === "";
+
+/** Tabs or spaces, and how many spaces a level is: the most common step between nonblank lines. */
+function styleOf(lines: readonly string[]): Style {
+  let tabbed = 0;
+  let spaced = 0;
+  const steps = new Map<number, number>();
+  let previous: number | undefined;
+  for (const line of lines) {
+    if (isBlank(line)) continue;
+    const indent = indentOf(line);
+    if (indent.startsWith("\t")) tabbed++;
+    else if (indent.length > 0) spaced++;
+    if (indent.includes("\t")) {
+      previous = undefined;
+      continue;
+    }
+    // A JSDoc " * " line sits one space in; it is alignment, not a level.
+    if (previous !== undefined && !line.trimStart().startsWith("*")) {
+      const step = Math.abs(indent.length - previous);
+      if (step >= 2) steps.set(step, (steps.get(step) ?? 0) + 1);
+    }
+    if (!line.trimStart().startsWith("*")) previous = indent.length;
+  }
+  let width: number | undefined;
+  let most = 0;
+  for (const [step, count] of steps) {
+    if (count > most || (count === most && step < width!)) {
+      width = step;
+      most = count;
+    }
+  }
+  return { tabs: tabbed > spaced, width };
+}
+
+/** Indentation as levels: a tab is one, a space 1/width. */
+function levelsOf(indent: string, width: number): number {
+  let levels = 0;
+  for (const ch of indent) levels += ch === "\t" ? 1 : 1 / width;
+  return levels;
+}
+
+function render(levels: number, style: Style, fileWidth: number, searchWidth: number): string {
+  const clamped = Math.max(0, levels);
+  const whole = Math.floor(clamped + 1e-9);
+  // What is left over is alignment (a JSDoc star, a wrapped argument): kept as that many spaces.
+  const align = Math.round((clamped - whole) * searchWidth);
+  return (style.tabs ? "\t".repeat(whole) : " ".repeat(whole * fileWidth)) + " ".repeat(align);
+}
+
+/**
+ * REPLACE lines for a block matched at `fileLines[start…]`. Unchanged from the input when every
+ * matched line has the SEARCH line's indentation. Lines that REPLACE repeats verbatim from SEARCH
+ * (context the model meant to keep) take the file's own version of that line, so a match that
+ * ignored whitespace or a typo leaves those lines exactly as they were.
+ */
+export function adaptReplacement(search: readonly string[], replace: readonly string[], fileLines: readonly string[], start: number): string[] {
+  const kept = new Map<string, string | null>();
+  search.forEach((line, k) => kept.set(line, kept.has(line) ? null : fileLines[start + k]!));
+  const first = search.findIndex((line) => !isBlank(line));
+  const drifted = search.some((line, k) => !isBlank(line) && indentOf(line) !== indentOf(fileLines[start + k]!));
+  let move: ((line: string) => string) | undefined;
+  if (drifted && first !== -1) {
+    const fileBase = indentOf(fileLines[start + first]!);
+    const searchBase = indentOf(search[first]!);
+    const around = fileLines.slice(Math.max(0, start - 50), start + search.length + 50);
+    const fileStyle = styleOf(around);
+    if (fileBase.startsWith("\t")) fileStyle.tabs = true;
+    else if (fileBase.length > 0) fileStyle.tabs = false;
+    const searchStyle = styleOf([...search, ...replace]);
+    const fileWidth = fileStyle.width ?? searchStyle.width ?? 4;
+    const searchWidth = searchStyle.width ?? fileWidth;
+    const baseLevels = levelsOf(searchBase, searchWidth);
+    move = (line) => {
+      if (isBlank(line)) return line;
+      const indent = indentOf(line);
+      const delta = levelsOf(indent, searchWidth) - baseLevels;
+      // Deeper or level: the file's own base indentation, verbatim, plus the extra levels.
+      const prefix = delta >= -1e-9 ? fileBase + render(delta, fileStyle, fileWidth, searchWidth) : render(levelsOf(fileBase, fileWidth) + delta, fileStyle, fileWidth, searchWidth);
+      return prefix + line.slice(indent.length);
+    };
+  }
+  return replace.map((line) => {
+    const original = kept.get(line);
+    if (typeof original === "string") return original;
+    return move ? move(line) : line;
+  });
+}

@@ -1,0 +1,103 @@
+import type { CommandStatus } from "../ports/terminal";
+import { destructiveReason } from "./commandSafety";
+import { defineTool } from "./defineTool";
+import { p } from "./params";
+import { resolvePath } from "./paths";
+
+export const DEFAULT_TIMEOUT_S = 120;
+/** Output shown to the model per call; the rest stays readable by page with read_command_output. */
+export const MAX_OUTPUT_CHARS = 10_000;
+/** The end of a build or test run says most (the failures, the summary): it gets the larger share. */
+const HEAD_SHARE = 0.4;
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/**
+ * Head and tail of `text` within the cap, cut at line ends where one is near. `firstLine` is the line
+ * number of text's first line in the whole output, so the note can say where to page from.
+ */
+export function headAndTail(text: string, status: CommandStatus, firstLine = 1): string {
+  if (text.length <= MAX_OUTPUT_CHARS) return text;
+  let headEnd = Math.floor(MAX_OUTPUT_CHARS * HEAD_SHARE);
+  let tailStart = text.length - (MAX_OUTPUT_CHARS - headEnd);
+  const nl = text.lastIndexOf("\n", headEnd);
+  if (nl > headEnd / 2) headEnd = nl + 1;
+  const nextNl = text.indexOf("\n", tailStart);
+  if (nextNl !== -1 && nextNl - tailStart < (text.length - tailStart) / 2) tailStart = nextNl + 1;
+  const cutFrom = firstLine + countLines(text.slice(0, headEnd));
+  const cutTo = cutFrom + countLines(text.slice(headEnd, tailStart)) - 1;
+  const saved = status.logFile ? ` It is also saved in full at ${status.logFile}.` : "";
+  const note =
+    `[… ${plural(tailStart - headEnd, "character")} cut from the middle of the output (lines ${cutFrom}-${cutTo}). ` +
+    `Page through them with read_command_output, id ${status.id}, start_line ${cutFrom}.${saved} …]`;
+  return `${text.slice(0, headEnd)}${text[headEnd - 1] === "\n" ? "" : "\n"}${note}\n${text.slice(tailStart)}`;
+}
+
+/** The state line the model reads first: how the command ended, or how to follow it. */
+export function describeState(status: CommandStatus, waitedS?: number): string {
+  if (status.state === "running") {
+    const waited = waitedS === undefined ? "" : ` after ${waitedS} s`;
+    return (
+      `Still running${waited}; it goes on in the background as command ${status.id}. ` +
+      `Read its later output with read_command_output (id ${status.id}; wait: seconds to wait for it to finish), or end it with stop true.`
+    );
+  }
+  if (status.state === "killed") return `Stopped: the command was killed${status.signal ? ` (${status.signal})` : ""}.`;
+  if (status.exitCode !== undefined) return `Exit code: ${status.exitCode}`;
+  if (status.signal) return `Ended by signal ${status.signal}.`;
+  return "It ended; the exit code is unknown (the terminal did not report it).";
+}
+
+export function formatOutput(status: CommandStatus, firstLine = 1): string {
+  if (status.output.trim() === "") return "(no output)";
+  return headAndTail(status.output.replace(/\n$/, ""), status, firstLine);
+}
+
+export const executeCommandTool = defineTool({
+  name: "execute_command",
+  group: "command",
+  description:
+    "Run a shell command (sh on Linux and macOS, cmd.exe on Windows) and get its output and exit code. " +
+    `Non-interactive: stdin is closed, so pass flags such as --yes instead of answering prompts. Output past ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters is shown as head and tail; ` +
+    "page through the rest with read_command_output. A command still running at its timeout (a dev server, a watcher) goes on in the background; follow it with read_command_output.",
+  params: {
+    command: p.string("The command line to run"),
+    cwd: p.string("Folder to run it in, relative to the workspace (default: the workspace root)", { optional: true }),
+    timeout: p.integer(`Seconds to wait before leaving the command running in the background (default ${DEFAULT_TIMEOUT_S})`, { optional: true, min: 1, max: 3600 }),
+  },
+  approval: (args) => ({
+    summary: `Run ${args.command}${args.cwd ? ` in ${args.cwd}` : ""}`,
+    // Listing cwd lets the pipeline ask when it is outside the workspace or hidden from Kiln.
+    paths: args.cwd ? [args.cwd] : [],
+    // The tool asks itself, so a destructive command can insist on asking despite auto-approval.
+    reviewed: true,
+  }),
+  async execute(args, context) {
+    if (!context.terminal) return { kind: "result", text: "Error: this host cannot run commands (it has no terminal)." };
+    const reason = destructiveReason(args.command);
+    if (reason && !context.approve) return { kind: "result", text: `Error: this command is never run without the user's approval (${reason}), and no one can approve it here.` };
+    const decision = context.approve ? await context.approve(reason ? { alwaysAsk: true, reason: `This command is potentially destructive: ${reason}.` } : {}) : { approved: true as const };
+    if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
+
+    const cwd = resolvePath(context.cwd, args.cwd ?? ".");
+    const stat = await context.fs.stat(cwd.absolute);
+    if (stat?.type !== "directory") return { kind: "result", text: `Error: ${cwd.display} is ${stat ? "not a folder" : "missing"}; give cwd as an existing folder.` };
+    const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
+    let status: CommandStatus;
+    try {
+      status = await context.terminal.run(args.command, { cwd: cwd.absolute, timeoutMs: timeoutS * 1000, signal: context.signal });
+    } catch (err) {
+      return { kind: "result", text: `Error: the command could not be started: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const where = args.cwd ? ` (in ${cwd.display})` : "";
+    return { kind: "result", text: `Command: ${args.command}${where}\n${describeState(status, timeoutS)}\nOutput:\n${formatOutput(status)}` };
+  },
+});
