@@ -3,3 +3,4 @@ import { runSearchBench } from "./searchBench";
 
 runParserBench();
 await runSearchBench();
+(await import("./editBench")).runEditBench();

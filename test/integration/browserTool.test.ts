@@ -3,19 +3,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findChrome } from "../../src/core/browser/findChrome";
 import { isImage, servePage } from "../fixtures/browserPage";
 import { FakeModelServer, type RecordedRequest, type ScriptedTurn } from "../fixtures/fakeModelServer";
 import { buildCli, runCli, type CliRun } from "./cliProcess";
-
-function hasChrome(): boolean {
-  try {
-    findChrome(undefined);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let model: FakeModelServer;
 let page: { server: Server; url: string };
@@ -54,7 +44,7 @@ function screenshots(request: RecordedRequest): string[] {
   return found.map((m) => m[1]!);
 }
 
-describe.skipIf(!hasChrome())("kiln run with browser_action", () => {
+describe("kiln run with browser_action", () => {
   it.each([
     ["anthropic", "native"],
     ["openai", "xml"],
@@ -93,7 +83,7 @@ describe.skipIf(!hasChrome())("kiln run with browser_action", () => {
   });
 
   // Needs Task.dispose() to call toolbox.dispose(); until then the open browser keeps the CLI alive.
-  it.skip("ends with the task even when the model leaves the browser open", async () => {
+  it("ends with the task even when the model leaves the browser open", async () => {
     model.enqueue(step("xml", { action: "launch", url: page.url }), step("xml", { result: "Left it open." }, "attempt_completion"));
     const started = Date.now();
     const result = await kiln("anthropic", ["--protocol", "xml", "--approve", "browser", "Look"]);

@@ -147,6 +147,8 @@ export class Task implements Disposable {
   dispose(): void {
     this.child?.dispose();
     this.cancel();
+    // Closes what the task's tools hold open (a browser).
+    this.options.toolbox?.dispose();
     this.log.dispose();
   }
 

@@ -28,6 +28,11 @@ function message(err: unknown): string {
 
 const isTimeout = (err: unknown): boolean => err instanceof Error && err.name === "TimeoutError";
 
+/** After a failed wait: when the task was cancelled, say so rather than report the wait's own error. */
+function cancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new BrowserError("the browser action was cancelled.");
+}
+
 /** A headless Chromium driven by puppeteer-core, started on the first launch and closed with the task. */
 export class PuppeteerBrowserSession implements BrowserSession {
   private browser: Browser | undefined;
@@ -50,19 +55,20 @@ export class PuppeteerBrowserSession implements BrowserSession {
     return { ...this.size };
   }
 
-  async launch(url: string): Promise<BrowserSnapshot> {
-    const page = this.page ?? (await (this.starting ??= this.start().finally(() => (this.starting = undefined))));
+  async launch(url: string, signal?: AbortSignal): Promise<BrowserSnapshot> {
+    const page = this.page ?? (await (this.starting ??= this.start(signal).finally(() => (this.starting = undefined))));
     try {
-      await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS });
+      await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS, signal });
     } catch (err) {
+      cancelled(signal);
       // A slow page is still worth a look; a refused connection or a bad address is not.
       if (!isTimeout(err)) throw new BrowserError(`could not open ${url}: ${message(err)}${/ERR_CONNECTION_REFUSED/.test(message(err)) ? " (is the server running?)" : ""}`);
       this.log(`[kiln] the page did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s`);
     }
-    return this.snapshot(page);
+    return this.snapshot(page, signal);
   }
 
-  async act(input: BrowserInput): Promise<BrowserSnapshot> {
+  async act(input: BrowserInput, signal?: AbortSignal): Promise<BrowserSnapshot> {
     const page = this.page;
     if (!page) throw new BrowserError("the browser is not open. Launch it first: action launch with a url.");
     try {
@@ -94,7 +100,7 @@ export class PuppeteerBrowserSession implements BrowserSession {
       if (err instanceof BrowserError) throw err;
       throw new BrowserError(`${input.kind} failed: ${message(err)}`);
     }
-    return this.snapshot(page);
+    return this.snapshot(page, signal);
   }
 
   async close(): Promise<void> {
@@ -116,7 +122,7 @@ export class PuppeteerBrowserSession implements BrowserSession {
     }
   }
 
-  private async start(): Promise<Page> {
+  private async start(signal: AbortSignal | undefined): Promise<Page> {
     if (this.disposed) throw new BrowserError("the task has ended; its browser cannot be launched again.");
     const executablePath = findChrome(this.options.executablePath?.(), this.options.where);
     // Loaded on first use: puppeteer is large and most tasks never open a browser.
@@ -132,12 +138,14 @@ export class PuppeteerBrowserSession implements BrowserSession {
         defaultViewport: this.size,
         args,
         timeout: LAUNCH_TIMEOUT_MS,
+        signal,
         // The host owns signals: the CLI cancels the task on Ctrl+C, and the extension host must not exit.
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
     } catch (err) {
+      cancelled(signal);
       throw new BrowserError(`could not start the browser at ${executablePath}: ${message(err)}. Set kiln.browser.executablePath to a working Chrome or Chromium.`);
     }
     if (this.disposed) {
@@ -172,11 +180,12 @@ export class PuppeteerBrowserSession implements BrowserSession {
   }
 
   /** Waits (bounded) for what the action started to finish, then captures the page. */
-  private async snapshot(page: Page): Promise<BrowserSnapshot> {
+  private async snapshot(page: Page, signal: AbortSignal | undefined): Promise<BrowserSnapshot> {
     const settle = this.options.settle ?? { idleMs: 300, timeoutMs: 3_000 };
     try {
-      await page.waitForNetworkIdle({ idleTime: settle.idleMs, timeout: settle.timeoutMs, concurrency: 0 });
+      await page.waitForNetworkIdle({ idleTime: settle.idleMs, timeout: settle.timeoutMs, concurrency: 0, signal });
     } catch (err) {
+      cancelled(signal);
       // A page that keeps polling never goes quiet; show it as it is rather than fail.
       if (!isTimeout(err)) this.options.logger?.warn(`waiting for the page to settle: ${message(err)}`);
     }

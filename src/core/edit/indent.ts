@@ -67,6 +67,34 @@ function render(levels: number, style: Style, fileWidth: number, searchWidth: nu
 }
 
 /**
+ * Indentation as SEARCH wrote it -> as the file has it. Each indentation seen on a SEARCH line maps
+ * to its matched file line's (so uneven drift is followed line by line); one not seen is placed by
+ * its depth relative to the nearest seen one below it (or above, for a line shallower than all).
+ */
+function indentMapper(search: readonly string[], replace: readonly string[], fileLines: readonly string[], start: number): (indent: string) => string {
+  const pairs = new Map<string, string>();
+  search.forEach((line, k) => {
+    if (!isBlank(line) && !pairs.has(indentOf(line))) pairs.set(indentOf(line), indentOf(fileLines[start + k]!));
+  });
+  const fileStyle = styleOf(fileLines.slice(Math.max(0, start - 50), start + search.length + 50));
+  const someIndent = [...pairs.values()].find((indent) => indent.length > 0);
+  if (someIndent !== undefined) fileStyle.tabs = someIndent.startsWith("\t");
+  const searchStyle = styleOf([...search, ...replace]);
+  const fileWidth = fileStyle.width ?? searchStyle.width ?? 4;
+  const searchWidth = searchStyle.width ?? fileWidth;
+  const known = [...pairs.keys()].map((indent) => ({ indent, level: levelsOf(indent, searchWidth) })).sort((a, b) => a.level - b.level);
+  return (indent) => {
+    const mapped = pairs.get(indent);
+    if (mapped !== undefined) return mapped;
+    const level = levelsOf(indent, searchWidth);
+    const below = known.filter((k) => k.level <= level + 1e-9).at(-1);
+    if (below) return pairs.get(below.indent)! + render(level - below.level, fileStyle, fileWidth, searchWidth);
+    const above = known[0]!;
+    return render(levelsOf(pairs.get(above.indent)!, fileWidth) + level - above.level, fileStyle, fileWidth, searchWidth);
+  };
+}
+
+/**
  * REPLACE lines for a block matched at `fileLines[start…]`. Unchanged from the input when every
  * matched line has the SEARCH line's indentation. Lines that REPLACE repeats verbatim from SEARCH
  * (context the model meant to keep) take the file's own version of that line, so a match that
@@ -75,32 +103,13 @@ function render(levels: number, style: Style, fileWidth: number, searchWidth: nu
 export function adaptReplacement(search: readonly string[], replace: readonly string[], fileLines: readonly string[], start: number): string[] {
   const kept = new Map<string, string | null>();
   search.forEach((line, k) => kept.set(line, kept.has(line) ? null : fileLines[start + k]!));
-  const first = search.findIndex((line) => !isBlank(line));
   const drifted = search.some((line, k) => !isBlank(line) && indentOf(line) !== indentOf(fileLines[start + k]!));
-  let move: ((line: string) => string) | undefined;
-  if (drifted && first !== -1) {
-    const fileBase = indentOf(fileLines[start + first]!);
-    const searchBase = indentOf(search[first]!);
-    const around = fileLines.slice(Math.max(0, start - 50), start + search.length + 50);
-    const fileStyle = styleOf(around);
-    if (fileBase.startsWith("\t")) fileStyle.tabs = true;
-    else if (fileBase.length > 0) fileStyle.tabs = false;
-    const searchStyle = styleOf([...search, ...replace]);
-    const fileWidth = fileStyle.width ?? searchStyle.width ?? 4;
-    const searchWidth = searchStyle.width ?? fileWidth;
-    const baseLevels = levelsOf(searchBase, searchWidth);
-    move = (line) => {
-      if (isBlank(line)) return line;
-      const indent = indentOf(line);
-      const delta = levelsOf(indent, searchWidth) - baseLevels;
-      // Deeper or level: the file's own base indentation, verbatim, plus the extra levels.
-      const prefix = delta >= -1e-9 ? fileBase + render(delta, fileStyle, fileWidth, searchWidth) : render(levelsOf(fileBase, fileWidth) + delta, fileStyle, fileWidth, searchWidth);
-      return prefix + line.slice(indent.length);
-    };
-  }
+  const map = drifted ? indentMapper(search, replace, fileLines, start) : undefined;
   return replace.map((line) => {
     const original = kept.get(line);
     if (typeof original === "string") return original;
-    return move ? move(line) : line;
+    if (!map || isBlank(line)) return line;
+    const indent = indentOf(line);
+    return map(indent) + line.slice(indent.length);
   });
 }

@@ -94,6 +94,7 @@ export function notFound(file: SourceFile, block: DiffBlock, best: Scored | unde
   }
   const line = best.start + 1;
   const endLine = best.start + block.search.length;
+  const lines = line === endLine ? `line ${line}` : `lines ${line}-${endLine}`;
   const diffs = differences(file, block, best.start);
   const candidate = { line, endLine, similarity: best.similarity, differences: diffs };
   if (best.similarity < SHOW_BELOW) {
@@ -101,7 +102,7 @@ export function notFound(file: SourceFile, block: DiffBlock, best: Scored | unde
       block: block.index,
       reason: "not_found",
       candidate,
-      message: `${head}, and nothing in it is close (the most similar text, lines ${line}-${endLine}, is ${percent(best.similarity)} alike). The code may have changed or be in another file: read the file again and copy the lines to replace exactly.`,
+      message: `${head}, and nothing in it is close (the most similar text, ${lines}, is ${percent(best.similarity)} alike). The code may have changed or be in another file: read the file again and copy the lines to replace exactly.`,
     };
   }
   const needs = threshold < 1 ? `, under the ${percent(threshold)} needed` : "";
@@ -112,7 +113,7 @@ export function notFound(file: SourceFile, block: DiffBlock, best: Scored | unde
     block: block.index,
     reason: "not_found",
     candidate,
-    message: `${head}. Closest: lines ${line}-${endLine}${far}, ${percent(best.similarity)} alike${needs}:\n${shown.join("\n")}\n  Read lines ${line}-${endLine} again and copy them into SEARCH exactly.`,
+    message: `${head}. Closest: ${lines}${far}, ${percent(best.similarity)} alike${needs}:\n${shown.join("\n")}\n  Read ${lines} again and copy ${line === endLine ? "it" : "them"} into SEARCH exactly.`,
   };
 }
 

@@ -16,7 +16,7 @@ export class SourceFile {
   readonly lines: string[];
   /** Per line, whether it ended with "\r\n"; null when the file has no "\r" at all. */
   readonly crlf: Uint8Array | null;
-  /** The ending new lines get: the file's first one, as decodeText decides. */
+  /** The file's first line ending, as decodeText decides: for new lines where no old ending applies. */
   readonly eol: "\r\n" | "\n";
   readonly finalNewline: boolean;
   /** The lines joined with "\n" (a trailing "\n" may follow), for indexOf over the whole file. */
@@ -111,9 +111,12 @@ export class SourceFile {
     };
     for (const edit of edits) {
       keep(edit.start);
+      // New lines end as the first line they replace did, so a file with mixed endings stays as mixed.
+      const hasEnding = edit.start < this.lines.length - 1 || this.finalNewline;
+      const crlf = this.crlf && hasEnding ? this.crlf[edit.start] === 1 : this.eol === "\r\n";
       for (const line of edit.lines) {
         out.push(line);
-        ends?.push(this.eol === "\r\n");
+        ends?.push(crlf);
       }
       at = edit.end;
     }

@@ -34,9 +34,9 @@ export interface BrowserSession {
   readonly isOpen: boolean;
   /** The viewport that coordinates are checked against (the default until a resize). */
   readonly viewport: Viewport;
-  /** Starts the browser if needed and opens `url`. */
-  launch(url: string): Promise<BrowserSnapshot>;
-  act(input: BrowserInput): Promise<BrowserSnapshot>;
+  /** Starts the browser if needed and opens `url`. `signal` (the task's) cuts the waiting short. */
+  launch(url: string, signal?: AbortSignal): Promise<BrowserSnapshot>;
+  act(input: BrowserInput, signal?: AbortSignal): Promise<BrowserSnapshot>;
   close(): Promise<void>;
   /** Closes the browser if it is open; never throws. */
   dispose(): Promise<void>;

@@ -180,12 +180,12 @@ export const browserActionTool = defineTool({
         if (!args.url?.trim()) return error("launch needs <url>, the page to open, e.g. <url>http://localhost:3000</url>.");
         const url = normalizeUrl(args.url);
         if (!url.ok) return error(url.error);
-        shot = await session.launch(url.url);
+        shot = await session.launch(url.url, context.signal);
       } else {
         if (!session.isOpen) return error(`the browser is not open, so ${action} cannot run. Launch it first: action launch with a url.`);
         const input = toInput(action, args, session.viewport);
         if (typeof input === "string") return error(input);
-        shot = await session.act(input);
+        shot = await session.act(input, context.signal);
       }
       return { kind: "result", text: describe(action, args, shot), images: [shot.screenshot] };
     } catch (err) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineTool, type ToolContext } from "./defineTool";
+import { defineTool, type ImageData, type ToolContext } from "./defineTool";
+import { classify, extractDocxText, extractPdfText, formatSize, imageTypeByExtension, MAX_IMAGE_BYTES } from "./fileFormats";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 import { asArray, parseStructured } from "./structured";
@@ -39,29 +40,22 @@ function parseFiles(text: string): { ok: true; files: FileRequest[] } | { ok: fa
   return { ok: true, files };
 }
 
-function isBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, 8000);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
-  return false;
+interface ReadResult {
+  text: string;
+  images?: ImageData[];
 }
 
-async function readOne(request: FileRequest, context: ToolContext): Promise<string> {
-  const target = resolvePath(context.cwd, request.path);
-  const stat = await context.fs.stat(target.absolute);
-  if (!stat) return `<file path="${target.display}">Error: no such file.</file>`;
-  if (stat.type === "directory") return `<file path="${target.display}">Error: this is a folder; use list_files to see what is in it.</file>`;
-  if (stat.type !== "file") return `<file path="${target.display}">Error: not a regular file (a device, socket or FIFO); it cannot be read.</file>`;
-  if (stat.size > MAX_BYTES) return `<file path="${target.display}">Error: the file is ${stat.size} bytes, over the ${MAX_BYTES}-byte limit for reading.</file>`;
-  const bytes = await context.fs.readFile(target.absolute);
-  if (isBinary(bytes)) return `<file path="${target.display}">Binary file (${bytes.length} bytes); its content is not shown.</file>`;
-  const text = new TextDecoder().decode(bytes);
+const fileError = (display: string, message: string): ReadResult => ({ text: `<file path="${display}">Error: ${message}</file>` });
+
+/** Numbered lines of `text`, the requested range, capped at MAX_LINES with a note how to read on. */
+function numbered(display: string, text: string, request: FileRequest, kind = ""): ReadResult {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const total = lines.length;
   const start = Math.max(1, request.start ?? 1);
-  if (start > total && total > 0) return `<file path="${target.display}">Error: the file has ${total} lines; line ${start} does not exist.</file>`;
+  if (start > total && total > 0) return fileError(display, `the ${kind ? "extracted text" : "file"} has ${total} lines; line ${start} does not exist.`);
   const wantedEnd = request.end ?? total;
-  if (wantedEnd < start) return `<file path="${target.display}">Error: end line ${wantedEnd} is before start line ${start}.</file>`;
+  if (wantedEnd < start) return fileError(display, `end line ${wantedEnd} is before start line ${start}.`);
   const end = Math.min(total, wantedEnd, start + MAX_LINES - 1);
   const width = String(end).length;
   const body = lines
@@ -69,13 +63,60 @@ async function readOne(request: FileRequest, context: ToolContext): Promise<stri
     .map((line, k) => `${String(start + k).padStart(width)} | ${line}`)
     .join("\n");
   const note = end < Math.min(total, wantedEnd) ? `\n[Showing lines ${start}-${end} of ${total}. Read on with start_line ${end + 1}.]` : "";
-  return `<file path="${target.display}" lines="${start}-${end}" total="${total}">\n${body}${note}\n</file>`;
+  const kindAttr = kind ? ` kind="${kind}"` : "";
+  return { text: `<file path="${display}"${kindAttr} lines="${start}-${end}" total="${total}">\n${body}${note}\n</file>` };
+}
+
+async function extracted(display: string, kind: "pdf" | "docx", bytes: Uint8Array, request: FileRequest): Promise<ReadResult> {
+  let text: string;
+  try {
+    text = kind === "pdf" ? await extractPdfText(bytes) : await extractDocxText(bytes);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return fileError(display, `could not extract text from this ${kind.toUpperCase()} (${reason}); it may be damaged or encrypted.`);
+  }
+  // A scanned PDF has pages but no text layer: say so rather than show empty page headers.
+  if (text.replace(/--- page \d+ ---/g, "").trim() === "") return fileError(display, `this ${kind.toUpperCase()} holds no extractable text (scanned pages or images only).`);
+  return numbered(display, text, request, kind);
+}
+
+async function readOne(request: FileRequest, context: ToolContext): Promise<ReadResult> {
+  const target = resolvePath(context.cwd, request.path);
+  const display = target.display;
+  const stat = await context.fs.stat(target.absolute);
+  if (!stat) return fileError(display, "no such file.");
+  if (stat.type === "directory") return fileError(display, "this is a folder; use list_files to see what is in it.");
+  if (stat.type !== "file") return fileError(display, "not a regular file (a device, socket or FIFO); it cannot be read.");
+  if (stat.size > MAX_BYTES) return fileError(display, `the file is ${formatSize(stat.size)}, over the ${formatSize(MAX_BYTES)} limit for reading.`);
+  // Refused before reading: no need to load a large image only to turn it away.
+  if (imageTypeByExtension(target.absolute) && stat.size > MAX_IMAGE_BYTES) return tooBigImage(display, stat.size);
+  const bytes = await context.fs.readFile(target.absolute);
+  const kind = classify(target.absolute, bytes);
+  switch (kind.kind) {
+    case "text":
+      return numbered(display, new TextDecoder().decode(bytes), request);
+    case "pdf":
+    case "docx":
+      return extracted(display, kind.kind, bytes, request);
+    case "image":
+      if (bytes.length > MAX_IMAGE_BYTES) return tooBigImage(display, bytes.length);
+      return {
+        text: `<file path="${display}">Image (${kind.mediaType}, ${formatSize(bytes.length)}), attached for you to view.</file>`,
+        images: [{ mediaType: kind.mediaType, data: Buffer.from(bytes).toString("base64") }],
+      };
+    case "binary":
+      return { text: `<file path="${display}">Binary file (${formatSize(bytes.length)}): ${kind.type}; its content is not shown.</file>` };
+  }
+}
+
+function tooBigImage(display: string, size: number): ReadResult {
+  return fileError(display, `this image is ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images; ask the user for a smaller copy or a description.`);
 }
 
 export const readFileTool = defineTool({
   name: "read_file",
   group: "read",
-  description: `Read files with line numbers. Either one file (path, optional start_line/end_line) or up to ${MAX_FILES} files with <args>. At most ${MAX_LINES} lines are shown per file; read on with a later start_line.`,
+  description: `Read files with line numbers. Either one file (path, optional start_line/end_line) or up to ${MAX_FILES} files with <args>. At most ${MAX_LINES} lines are shown per file; read on with a later start_line. PDF and DOCX files are read as their extracted text (line numbers count in that text); images (png, jpg, gif, webp, up to ${MAX_IMAGE_BYTES / (1024 * 1024)} MB) are attached for you to view; other binary files are only described.`,
   params: {
     path: p.string("Path of the file, relative to the workspace", { optional: true }),
     start_line: p.integer("First line to read (1-based)", { optional: true, min: 1 }),
@@ -99,7 +140,12 @@ export const readFileTool = defineTool({
       return { kind: "result", text: "Error: give <path> (one file) or <args> (several files)." };
     }
     const parts: string[] = [];
-    for (const request of requests) parts.push(await readOne(request, context));
-    return { kind: "result", text: parts.join("\n") };
+    const images: ImageData[] = [];
+    for (const request of requests) {
+      const read = await readOne(request, context);
+      parts.push(read.text);
+      images.push(...(read.images ?? []));
+    }
+    return { kind: "result", text: parts.join("\n"), ...(images.length > 0 ? { images } : {}) };
   },
 });

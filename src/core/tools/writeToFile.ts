@@ -2,6 +2,7 @@ import { defineTool } from "./defineTool";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
+import { findPlaceholder } from "./placeholders";
 
 function countLines(text: string): number {
   if (text === "") return 0;
@@ -33,6 +34,14 @@ export const writeToFileTool = defineTool({
     }
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
+    // Only a rewrite can lose code to a placeholder; a new file has nothing to leave out.
+    const placeholder = before ? findPlaceholder(args.content, { existing: before.text, path: target.display }) : undefined;
+    if (placeholder) {
+      return {
+        kind: "result",
+        text: `Error: line ${placeholder.line} of content, "${placeholder.text}", looks like a placeholder for code you left out. write_to_file replaces the whole file, so that code would be lost; nothing was written. Send the complete file content with every line written out, or change only part of the file with apply_diff.`,
+      };
+    }
     // A new file takes the content as sent; an existing one keeps its line endings and BOM.
     const edit = await proposeEdit(context, { target, before, after: encodeLike(before, args.content), tool: "write_to_file" });
     if (!edit.applied) return edit.outcome;

@@ -11,6 +11,7 @@ import type { ToolGroup } from "../../core/tools/defineTool";
 import { createDefaultRegistry } from "../../core/tools/registry";
 import type { Approvals } from "../../core/ports/approvals";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
+import { createVsCodeTerminal, VsCodeLauncher } from "./vscodeTerminal";
 
 const GROUPS: readonly ToolGroup[] = ["read", "edit", "command", "browser", "mcp"];
 const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
@@ -51,6 +52,8 @@ function reportModeErrors(errors: readonly string[], logger: Logger): void {
  */
 export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals: Approvals) => Toolbox | undefined {
   let tasks = 0;
+  // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
+  let launcher: VsCodeLauncher | undefined;
   return (approvals) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return undefined;
@@ -80,6 +83,8 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals:
         await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
         return file.fsPath;
       },
+      // Each task numbers its own commands; a long output is logged in the task's folder.
+      terminal: createVsCodeTerminal((launcher ??= new VsCodeLauncher({ logger })), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
       // The path is read at each launch, so fixing the setting after a "no browser found" error works at once.
       browser: () => createPuppeteerSession({ logger, executablePath: () => setting(logger, "browser.executablePath", "", (v): v is string => typeof v === "string") }),
     });

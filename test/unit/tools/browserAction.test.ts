@@ -14,15 +14,6 @@ import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import { isImage, servePage } from "../../fixtures/browserPage";
 
-function hasChrome(): boolean {
-  try {
-    findChrome(undefined);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let server: Server;
 let pageUrl: string;
 let asked: ApprovalRequest[];
@@ -31,7 +22,10 @@ const sessions: BrowserSession[] = [];
 beforeAll(async () => {
   ({ server, url: pageUrl } = await servePage());
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.dispose()));
 });
@@ -42,14 +36,14 @@ function session(options: Parameters<typeof createPuppeteerSession>[0] = {}): Br
   return made;
 }
 
-function deps(browser: BrowserSession | undefined, auto = true): PipelineDeps {
+function deps(browser: BrowserSession | undefined, auto = true, signal = new AbortController().signal): PipelineDeps {
   asked = [];
   return {
     registry: createDefaultRegistry(),
     mode: findMode("code")!,
     approvals: { request: async (r) => (asked.push(r), { approved: true }) },
     autoApprove: { groups: new Set(auto ? ["browser"] : []), outsideWorkspace: false },
-    context: { cwd: process.cwd(), fs: new NodeFileSystem(), signal: new AbortController().signal, browser },
+    context: { cwd: process.cwd(), fs: new NodeFileSystem(), signal, browser },
   };
 }
 
@@ -113,7 +107,7 @@ describe("browser_action without a browser process", () => {
   });
 });
 
-describe.skipIf(!hasChrome())("browser_action with a real Chromium", () => {
+describe("browser_action with a real Chromium", () => {
   it("launches, clicks, hovers, types, presses, scrolls, resizes, screenshots and closes", async () => {
     const browser = session();
     const d = deps(browser);
@@ -180,6 +174,10 @@ describe.skipIf(!hasChrome())("browser_action with a real Chromium", () => {
     const next = await runToolCall(act({ action: "click", coordinate: "120,215" }), d);
     expect(next.forModel).toContain(`Current URL: ${pageUrl}two`);
     expect(next.forModel).toContain("[log] on page two");
+    // Launching again while open goes to the new address in the same browser.
+    const again = await runToolCall(act({ action: "launch", url: pageUrl }), d);
+    expect(again.forModel).toContain(`Current URL: ${pageUrl}\n`);
+    expect(again.forModel).toContain("[log] page loaded");
   });
 
   it("tells the model when the page cannot be reached", async () => {
@@ -189,6 +187,16 @@ describe.skipIf(!hasChrome())("browser_action with a real Chromium", () => {
     const dead = await runToolCall(act({ action: "launch", url }), deps(session()));
     expect(dead.forModel).toContain(`Error: could not open ${url}: net::ERR_CONNECTION_REFUSED`);
     expect(dead.forModel).toContain("(is the server running?)");
+  });
+
+  it("stops waiting for a hanging page when the task is cancelled", async () => {
+    const controller = new AbortController();
+    const d = deps(session(), true, controller.signal);
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 1_500);
+    const result = await runToolCall(act({ action: "launch", url: `${pageUrl}slow` }), d);
+    expect(result.forModel).toBe("Error: the browser action was cancelled.");
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("closes the browser when the toolbox is disposed, and a subtask gets its own", async () => {

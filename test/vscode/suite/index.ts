@@ -10,6 +10,7 @@ export async function run(): Promise<void> {
   require("./chat.test");
   require("./agent.test");
   require("./secrets.test");
+  require("./terminal.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

@@ -1,0 +1,56 @@
+import { defineTool } from "./defineTool";
+import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
+import { p } from "./params";
+import { resolvePath } from "./paths";
+
+/** Lines of a text in "\n" form, and whether it ended with a line break. */
+function splitLines(text: string): { lines: string[]; finalNewline: boolean } {
+  if (text === "") return { lines: [], finalNewline: false };
+  const finalNewline = text.endsWith("\n");
+  const lines = (finalNewline ? text.slice(0, -1) : text).split("\n");
+  return { lines, finalNewline };
+}
+
+export const insertContentTool = defineTool({
+  name: "insert_content",
+  group: "edit",
+  description:
+    "Insert lines into an existing file without rewriting it: the content goes before the given line (1-based), and line 0 appends it at the end. Existing lines are kept as they are; the file's line endings are kept.",
+  params: {
+    path: p.string("Path of the file, relative to the workspace"),
+    line: p.integer("Insert before this line (1-based); 0 appends at the end of the file", { min: 0 }),
+    content: p.string("The lines to insert", { raw: true }),
+  },
+  approval: (args) => ({ summary: `Insert into ${args.path} ${args.line === 0 ? "at the end" : `before line ${args.line}`}`, paths: [args.path], reviewed: true }),
+  async execute(args, context) {
+    const target = resolvePath(context.cwd, args.path);
+    if (args.content === "") return { kind: "result", text: "Error: content is empty; give the lines to insert." };
+    const before = await readTextFile(context, target);
+    if (isOutcome(before)) return before;
+    if (!before) return { kind: "result", text: `Error: ${target.display} does not exist. insert_content adds to existing files; create a file with write_to_file.` };
+
+    // Work in "\n" form; encodeLike puts the file's own line endings (and BOM) back.
+    const file = splitLines(before.text.replace(/\r\n/g, "\n"));
+    const inserted = splitLines(args.content.replace(/\r\n/g, "\n")).lines;
+    const total = file.lines.length;
+    if (args.line > total) {
+      return {
+        kind: "result",
+        text: `Error: ${target.display} has ${total} lines, so there is no line ${args.line} to insert before. Use line 0 to append at the end, or a line from 1 to ${total}.`,
+      };
+    }
+    const at = args.line === 0 ? total : args.line - 1;
+    const lines = [...file.lines.slice(0, at), ...inserted, ...file.lines.slice(at)];
+    // Appending to a file that had no final line break would glue the last line to the new one;
+    // the result ends with a line break when the file did, or when it gained lines at its end.
+    const finalNewline = file.finalNewline || (args.line === 0 && total > 0) || total === 0;
+    const after = lines.join("\n") + (finalNewline ? "\n" : "");
+
+    const edit = await proposeEdit(context, { target, before, after: encodeLike(before, after), tool: "insert_content" });
+    if (!edit.applied) return edit.outcome;
+    const where = args.line === 0 ? "at the end" : `before line ${args.line}`;
+    const count = `${inserted.length} ${inserted.length === 1 ? "line" : "lines"}`;
+    const edited = edit.userEdited ? " The user edited your proposal before saving; read the file before changing it again." : "";
+    return { kind: "result", text: `Inserted ${count} into ${target.display} ${where} (lines ${at + 1}-${at + inserted.length} now).${edited}` };
+  },
+});
