@@ -4,3 +4,4 @@ import { runSearchBench } from "./searchBench";
 runParserBench();
 await runSearchBench();
 (await import("./editBench")).runEditBench();
+await (await import("./chatBench")).runChatBench(process.cwd());

@@ -51,6 +51,37 @@ function styleOf(lines: readonly string[]): Style {
   return { tabs: tabbed > spaced, width };
 }
 
+/** Width in columns, tabs to the next multiple of 4: only compared with widths measured alike. */
+function columns(indent: string): number {
+  let c = 0;
+  for (const ch of indent) c = ch === "\t" ? c + 4 - (c % 4) : c + 1;
+  return c;
+}
+
+/**
+ * The first SEARCH line whose depth relative to the other lines differs from the file's, or -1.
+ * Matching that ignores whitespace takes a uniform shift, tabs for spaces or another indent width,
+ * but not SEARCH nesting lines differently from the file: in Python that is another program.
+ */
+export function nestingDiffers(search: readonly string[], fileLines: readonly string[]): number {
+  const toFile = new Map<number, number>();
+  const toSearch = new Map<number, number>();
+  const firstLine = new Map<number, number>();
+  for (let k = 0; k < search.length; k++) {
+    if (isBlank(search[k]!) || isBlank(fileLines[k]!)) continue;
+    const s = columns(indentOf(search[k]!));
+    const f = columns(indentOf(fileLines[k]!));
+    const known = toFile.get(s);
+    if (known === undefined ? toSearch.has(f) : known !== f) return k;
+    toFile.set(s, f);
+    toSearch.set(f, s);
+    if (!firstLine.has(s)) firstLine.set(s, k);
+  }
+  const depths = [...toFile.entries()].sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < depths.length; i++) if (depths[i]![1] <= depths[i - 1]![1]) return firstLine.get(depths[i]![0])!;
+  return -1;
+}
+
 /** Indentation as levels: a tab is one, a space 1/width. */
 function levelsOf(indent: string, width: number): number {
   let levels = 0;
@@ -76,7 +107,7 @@ function indentMapper(search: readonly string[], replace: readonly string[], fil
   search.forEach((line, k) => {
     if (!isBlank(line) && !pairs.has(indentOf(line))) pairs.set(indentOf(line), indentOf(fileLines[start + k]!));
   });
-  const fileStyle = styleOf(fileLines.slice(Math.max(0, start - 50), start + search.length + 50));
+  const fileStyle = styleOf(fileLines);
   const someIndent = [...pairs.values()].find((indent) => indent.length > 0);
   if (someIndent !== undefined) fileStyle.tabs = someIndent.startsWith("\t");
   const searchStyle = styleOf([...search, ...replace]);
@@ -95,7 +126,8 @@ function indentMapper(search: readonly string[], replace: readonly string[], fil
 }
 
 /**
- * REPLACE lines for a block matched at `fileLines[start…]`. Unchanged from the input when every
+ * REPLACE lines for a block matched at `fileLines[start…]`, where `fileLines` is the match and some
+ * lines around it (enough to show the file's indentation style). Unchanged from the input when every
  * matched line has the SEARCH line's indentation. Lines that REPLACE repeats verbatim from SEARCH
  * (context the model meant to keep) take the file's own version of that line, so a match that
  * ignored whitespace or a typo leaves those lines exactly as they were.

@@ -53,6 +53,7 @@ interface OpenBlock {
   /** Raw body lines between the header and `>>>>>>> REPLACE`. */
   body: string[];
   inHeader: boolean;
+  dashed?: boolean;
 }
 
 function finish(open: OpenBlock, errors: BlockError[]): DiffBlock | undefined {
@@ -120,8 +121,12 @@ export function parseDiff(diff: string): ParseResult {
         continue;
       }
       if (END_HINT.test(line)) continue;
+      // Hints may come after the ------- line too; a second dashed line is content.
+      if (!open.dashed && DASHES.test(line)) {
+        open.dashed = true;
+        continue;
+      }
       open.inHeader = false;
-      if (DASHES.test(line)) continue;
     }
     if (REPLACE_MARK.test(line)) {
       const block = finish(open, errors);

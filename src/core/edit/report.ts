@@ -70,7 +70,7 @@ export function ambiguous(block: DiffBlock, level: MatchLevel, starts: readonly 
 function differences(file: SourceFile, block: DiffBlock, start: number): LineDifference[] {
   const found: LineDifference[] = [];
   block.search.forEach((search, k) => {
-    const line = file.lines[start + k]!;
+    const line = file.line(start + k);
     if (line === search) return;
     const a = keyOf(line);
     const b = keyOf(search);
@@ -90,7 +90,8 @@ const KIND_WORDS: Record<LineDifference["kind"], string> = {
 export function notFound(file: SourceFile, block: DiffBlock, best: Scored | undefined, threshold: number): BlockFailure {
   const head = `${label(block)}: SEARCH was not found in the file`;
   if (!best) {
-    return { block: block.index, reason: "not_found", message: `${head}; SEARCH has ${block.search.length} lines but the file only ${file.lineCount}.` };
+    const why = block.search.length > file.lineCount ? `; SEARCH has ${block.search.length} lines but the file only ${file.lineCount}.` : ", and nothing in it is close.";
+    return { block: block.index, reason: "not_found", message: `${head}${why} Read the file again; the code may have changed or be in another file.` };
   }
   const line = best.start + 1;
   const endLine = best.start + block.search.length;
@@ -115,6 +116,22 @@ export function notFound(file: SourceFile, block: DiffBlock, best: Scored | unde
     candidate,
     message: `${head}. Closest: ${lines}${far}, ${percent(best.similarity)} alike${needs}:\n${shown.join("\n")}\n  Read ${lines} again and copy ${line === endLine ? "it" : "them"} into SEARCH exactly.`,
   };
+}
+
+/** SEARCH matches ignoring whitespace, but nests its lines unlike the file does there. */
+export function misnested(file: SourceFile, block: DiffBlock, start: number, line: number): BlockFailure {
+  const k = line - start;
+  const first = block.search.findIndex((l) => l.trim() !== "");
+  return {
+    block: block.index,
+    reason: "not_found",
+    candidate: { line: start + 1, endLine: start + block.search.length, similarity: 1, differences: differences(file, block, start) },
+    message: `${label(block)}: SEARCH matches lines ${start + 1}-${start + block.search.length} only when indentation is ignored, and there it is nested differently from the file: line ${line + 1} is indented ${quote(indentText(file.line(line)))} in the file where line ${start + first + 1} is ${quote(indentText(file.line(start + first)))}, but SEARCH has ${quote(indentText(block.search[k]!))} and ${quote(indentText(block.search[first]!))}. Copy the lines with their indentation from the file.`,
+  };
+}
+
+function indentText(line: string): string {
+  return line.slice(0, line.length - line.trimStart().length);
 }
 
 export function overlap(a: DiffBlock, aStart: number, b: DiffBlock, bStart: number): BlockFailure {

@@ -1,7 +1,7 @@
 import { adaptReplacement } from "./indent";
 import { locate, type MatchLevel } from "./locate";
 import { parseDiff, type DiffBlock } from "./parse";
-import { ambiguous, notFound, overlap, summarize, type BlockFailure } from "./report";
+import { ambiguous, misnested, notFound, overlap, summarize, type BlockFailure } from "./report";
 import { SourceFile } from "./source";
 
 export interface SearchReplaceOptions {
@@ -21,6 +21,9 @@ export interface BlockMatch {
 }
 
 export type SearchReplaceResult = { ok: true; content: string; applied: number; matches: BlockMatch[] } | { ok: false; error: string; failures: BlockFailure[] };
+
+/** Lines each side of a match that show the file's indentation style. */
+const AROUND = 50;
 
 interface Placed {
   block: DiffBlock;
@@ -48,6 +51,7 @@ export function applySearchReplace(original: string, diff: string, options: Sear
     const found = locate(file, block, threshold);
     if (found.kind === "found") placed.push({ block, start: found.start, level: found.level, similarity: found.similarity });
     else if (found.kind === "ambiguous") failures.push(ambiguous(block, found.level, found.starts));
+    else if (found.nesting) failures.push(misnested(file, block, found.nesting.start, found.nesting.line));
     else failures.push(notFound(file, block, found.best, threshold));
   }
   placed.sort((a, b) => a.start - b.start);
@@ -62,7 +66,7 @@ export function applySearchReplace(original: string, diff: string, options: Sear
   const edits = placed.map(({ block, start, level }) => ({
     start,
     end: start + block.search.length,
-    lines: level === "exact" ? block.replace : adaptReplacement(block.search, block.replace, file.lines, start),
+    lines: level === "exact" ? block.replace : adaptReplacement(block.search, block.replace, file.lines(start - AROUND, start + block.search.length + AROUND), Math.min(start, AROUND)),
   }));
   const matches = placed
     .map(({ block, start, level, similarity }) => ({ block: block.index, line: start + 1, endLine: start + block.search.length, level, similarity, hint: block.startLine }))

@@ -53,27 +53,27 @@ export function lineSimilarity(a: string, b: string): number {
 }
 
 /** The best similarity `blockSimilarity` could find at `start`: edits cost at least the length gaps. */
-export function similarityBound(search: readonly string[], keys: readonly string[], start: number): number {
+export function similarityBound(search: readonly string[], keyAt: (line: number) => string, start: number): number {
   let shorter = 0;
   let longer = 0;
   for (let k = 0; k < search.length; k++) {
     const a = search[k]!.length;
-    const b = keys[start + k]!.length;
+    const b = keyAt(start + k).length;
     shorter += Math.min(a, b);
     longer += Math.max(a, b);
   }
   return longer === 0 ? 1 : shorter / longer;
 }
 
-/** Similarity of `search` to `keys[start…]`, or -1 as soon as it is sure to fall below `atLeast`. */
-export function blockSimilarity(search: readonly string[], keys: readonly string[], start: number, atLeast: number): number {
+/** Similarity of `search` to the lines from `start`, or -1 as soon as it is sure to fall below `atLeast`. */
+export function blockSimilarity(search: readonly string[], keyAt: (line: number) => string, start: number, atLeast: number): number {
   let total = 0;
-  for (let k = 0; k < search.length; k++) total += Math.max(search[k]!.length, keys[start + k]!.length);
+  for (let k = 0; k < search.length; k++) total += Math.max(search[k]!.length, keyAt(start + k).length);
   if (total === 0) return 1;
   const allowed = Math.floor((1 - atLeast) * total + 1e-9);
   let spent = 0;
   for (let k = 0; k < search.length; k++) {
-    spent += editDistance(search[k]!, keys[start + k]!, allowed - spent);
+    spent += editDistance(search[k]!, keyAt(start + k), allowed - spent);
     if (spent > allowed) return -1;
   }
   return 1 - spent / total;

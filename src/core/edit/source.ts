@@ -1,8 +1,9 @@
 /**
- * The file being edited, split once into lines without their endings, with what is needed to put
- * it back exactly: each line's ending (files with mixed endings stay mixed), the BOM, and whether
- * the last line ends with a newline. Whitespace-normalized keys are built only when a block needs
- * them, since exact matching (the common case) works on the joined text alone.
+ * The file being edited, indexed by line offsets rather than split into lines: the common case (an
+ * exact match) then costs about one indexOf over the text, and the result is a few slices of the
+ * original joined around the new lines. Line strings and whitespace-normalized keys are made only
+ * for lines a block needs. Each kept line keeps its own ending (mixed files stay mixed), the BOM
+ * stays, and so does a missing final newline.
  */
 
 /** A line with its whitespace made comparable: trimmed, runs of spaces and tabs as one space. */
@@ -11,65 +12,49 @@ export function keyOf(line: string): string {
   return /\s\s|\t/.test(trimmed) ? trimmed.replace(/\s+/g, " ") : trimmed;
 }
 
+/** Offsets where each line starts, then one past the end ("a\nb\n": [0, 2, 4]). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
+  // "a\nb\n" has two lines, not three: the final newline's start is the end; "a\nb" ends at its length.
+  if (starts[starts.length - 1] !== text.length || starts.length === 1) starts.push(text.length);
+  return starts;
+}
+
 export class SourceFile {
-  readonly bom: boolean;
-  readonly lines: string[];
-  /** Per line, whether it ended with "\r\n"; null when the file has no "\r" at all. */
-  readonly crlf: Uint8Array | null;
-  /** The file's first line ending, as decodeText decides: for new lines where no old ending applies. */
-  readonly eol: "\r\n" | "\n";
-  readonly finalNewline: boolean;
-  /** The lines joined with "\n" (a trailing "\n" may follow), for indexOf over the whole file. */
+  private readonly bom: boolean;
+  /** The original without its BOM. */
+  private readonly body: string;
+  /** Line starts in `body`; the same array as `starts` when the file has no "\r". */
+  private readonly bodyStarts: number[];
+  /** The first line ending: for new lines where no old ending applies (as decodeText decides). */
+  private readonly eol: string;
+  private readonly finalNewline: boolean;
+  /** The lines joined with "\n" (and the final "\n" if any): what SEARCH text is looked up in. */
   readonly text: string;
-  private starts: Int32Array | undefined;
-  private keyList: string[] | undefined;
-  private keyIndex: Map<string, number[]> | undefined;
+  /** Line starts in `text`, plus one past the end. */
+  private readonly starts: number[];
+  readonly lineCount: number;
+  /** Keys made so far, by line: most calls need a few lines' keys, not the whole file's. */
+  private readonly someKeys = new Map<number, string>();
 
   constructor(original: string) {
     this.bom = original.charCodeAt(0) === 0xfeff;
-    const body = this.bom ? original.slice(1) : original;
-    const lines = body.split("\n");
-    this.finalNewline = lines.length > 1 && lines[lines.length - 1] === "";
-    if (this.finalNewline) lines.pop();
-    if (body.includes("\r")) {
-      const crlf = new Uint8Array(lines.length);
-      const last = this.finalNewline ? lines.length : lines.length - 1;
-      for (let i = 0; i < last; i++) {
-        const line = lines[i]!;
-        if (line.charCodeAt(line.length - 1) === 13) {
-          lines[i] = line.slice(0, -1);
-          crlf[i] = 1;
-        }
-      }
-      this.crlf = crlf;
-      this.eol = crlf[0] === 1 ? "\r\n" : "\n";
-      this.text = lines.join("\n");
-    } else {
-      this.crlf = null;
-      this.eol = "\n";
-      this.text = body;
-    }
-    this.lines = lines;
-  }
-
-  get lineCount(): number {
-    return this.lines.length;
+    this.body = this.bom ? original.slice(1) : original;
+    this.text = this.body.includes("\r") ? this.body.replace(/\r\n/g, "\n") : this.body;
+    this.finalNewline = this.text.length > 0 && this.text.charCodeAt(this.text.length - 1) === 10;
+    this.starts = lineStarts(this.text);
+    this.lineCount = this.starts.length - 1;
+    this.bodyStarts = this.text === this.body ? this.starts : lineStarts(this.body);
+    const firstLf = this.body.indexOf("\n");
+    this.eol = firstLf > 0 && this.body.charCodeAt(firstLf - 1) === 13 ? "\r\n" : "\n";
   }
 
   /** 0-based line of an offset into `text`. */
   lineAt(offset: number): number {
-    if (!this.starts) {
-      const starts = new Int32Array(this.lines.length);
-      let at = 0;
-      for (let i = 0; i < this.lines.length; i++) {
-        starts[i] = at;
-        at += this.lines[i]!.length + 1;
-      }
-      this.starts = starts;
-    }
     const starts = this.starts;
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = this.lineCount - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid]! <= offset) lo = mid;
@@ -78,60 +63,51 @@ export class SourceFile {
     return lo;
   }
 
-  get keys(): string[] {
-    this.keyList ??= this.lines.map(keyOf);
-    return this.keyList;
+  line(i: number): string {
+    const end = this.starts[i + 1]!;
+    const hasEnding = i < this.lineCount - 1 || this.finalNewline;
+    return this.text.slice(this.starts[i]!, hasEnding ? end - 1 : end);
   }
 
-  /** Normalized line -> the lines that have it, ascending. */
-  get index(): Map<string, number[]> {
-    if (!this.keyIndex) {
-      const index = new Map<string, number[]>();
-      const keys = this.keys;
-      for (let i = 0; i < keys.length; i++) {
-        const list = index.get(keys[i]!);
-        if (list) list.push(i);
-        else index.set(keys[i]!, [i]);
-      }
-      this.keyIndex = index;
-    }
-    return this.keyIndex;
-  }
-
-  /** The file with `edits` (sorted, not overlapping) applied, in its own endings and BOM. */
-  render(edits: readonly { start: number; end: number; lines: string[] }[]): string {
+  lines(from: number, to: number): string[] {
     const out: string[] = [];
-    const ends: boolean[] | null = this.crlf ? [] : null;
+    for (let i = Math.max(0, from); i < Math.min(to, this.lineCount); i++) out.push(this.line(i));
+    return out;
+  }
+
+  key(i: number): string {
+    let key = this.someKeys.get(i);
+    if (key === undefined) {
+      key = keyOf(this.line(i));
+      this.someKeys.set(i, key);
+    }
+    return key;
+  }
+
+  /** The ending of line i as the file has it, or undefined for a last line without one. */
+  private endingOf(i: number): string | undefined {
+    if (i >= this.lineCount - 1 && !this.finalNewline) return undefined;
+    return this.body.charCodeAt(this.bodyStarts[i + 1]! - 2) === 13 ? "\r\n" : "\n";
+  }
+
+  /** The file with `edits` (sorted, not overlapping) applied, with its own endings and BOM. */
+  render(edits: readonly { start: number; end: number; lines: readonly string[] }[]): string {
+    let out = this.bom ? "\uFEFF" : "";
     let at = 0;
-    const keep = (to: number) => {
-      for (; at < to; at++) {
-        out.push(this.lines[at]!);
-        ends?.push(this.crlf![at] === 1);
-      }
-    };
     for (const edit of edits) {
-      keep(edit.start);
-      // New lines end as the first line they replace did, so a file with mixed endings stays as mixed.
-      const hasEnding = edit.start < this.lines.length - 1 || this.finalNewline;
-      const crlf = this.crlf && hasEnding ? this.crlf[edit.start] === 1 : this.eol === "\r\n";
-      for (const line of edit.lines) {
-        out.push(line);
-        ends?.push(crlf);
+      out += this.body.slice(this.bodyStarts[at]!, this.bodyStarts[edit.start]!);
+      const lastEnding = this.endingOf(edit.end - 1);
+      // New lines end as the first line they replace did, so a file with mixed endings stays mixed.
+      const ending = this.endingOf(edit.start) ?? this.eol;
+      if (edit.lines.length > 0) {
+        out += edit.lines.join(ending);
+        if (lastEnding !== undefined) out += ending;
+      } else if (lastEnding === undefined && edit.start > 0) {
+        // The old last line, without a newline, is gone: the new last line loses its newline.
+        out = out.slice(0, out.length - this.endingOf(edit.start - 1)!.length);
       }
       at = edit.end;
     }
-    keep(this.lines.length);
-    // Whatever the last line is now, it ends as the old last line did (with or without a newline).
-    return (this.bom ? "\uFEFF" : "") + join(out, ends, this.finalNewline);
+    return out + this.body.slice(this.bodyStarts[at]!);
   }
-}
-
-function join(lines: string[], crlf: boolean[] | null, finalNewline: boolean): string {
-  if (!crlf) return lines.join("\n") + (finalNewline && lines.length > 0 ? "\n" : "");
-  let text = "";
-  for (let i = 0; i < lines.length; i++) {
-    text += lines[i]!;
-    if (i < lines.length - 1 || finalNewline) text += crlf[i] ? "\r\n" : "\n";
-  }
-  return text;
 }

@@ -1,8 +1,10 @@
-import type { ToolGroup } from "../tools/defineTool";
+import type { ApprovalCategory, ToolGroup } from "../tools/defineTool";
 
-export interface ApprovalRequest extends Omit<ApprovalDetails, "alwaysAsk"> {
+export interface ApprovalRequest extends ApprovalDetails {
   /** The chat card of the call, where the host can show Approve / Reject. */
   callId?: string;
+  /** Set for calls auto-approved on their own terms (deleting files), apart from their group. */
+  category?: ApprovalCategory;
   tool: string;
   group: ToolGroup;
   /** One line for the card: what the call will do. */

@@ -111,6 +111,8 @@ export class CommandPool implements Terminal {
     });
     const onAbort = () => this.kill(entry);
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    // Cancelled while the launcher was still starting it (waiting for a terminal, say).
+    if (options.signal?.aborted) onAbort();
     try {
       await this.settle(entry, options.timeoutMs, options.signal);
       // A cancelled task waits for the kill to land, so the model never hears "still running".

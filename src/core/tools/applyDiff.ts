@@ -23,7 +23,7 @@ function notes(matches: readonly BlockMatch[]): string[] {
   const said: string[] = [];
   for (const m of matches) {
     const where = m.line === m.endLine ? `line ${m.line}` : `lines ${m.line}-${m.endLine}`;
-    if (m.level === "whitespace") said.push(`Block ${m.block} matched ${where} when whitespace was ignored; its REPLACE lines were indented as the file is.`);
+    if (m.level === "whitespace") said.push(`Block ${m.block} matched ${where} only when whitespace was ignored; its new lines follow the file's indentation.`);
     else if (m.level === "fuzzy") said.push(`Block ${m.block} matched ${where} at ${Math.floor(m.similarity * 1000) / 10}% similarity, not exactly.`);
     // A hint a few lines off is normal; far off means the model's idea of the file is out of date.
     if (m.hint !== undefined && Math.abs(m.hint - m.line) > 3) said.push(`Block ${m.block} was found at line ${m.line}, not at its :start_line: ${m.hint}.`);

@@ -1,6 +1,6 @@
-import { join, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { defineTool, type ToolContext } from "./defineTool";
-import { decodeText, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
+import { decodeText, proposeEdit } from "./fileEdit";
 import { formatSize } from "./fileFormats";
 import { p } from "./params";
 import { resolvePath, type ResolvedPath } from "./paths";
@@ -85,7 +85,8 @@ export const deleteFileTool = defineTool({
     const target = resolvePath(context.cwd, args.path);
     // The workspace, or a folder holding it: that is never a cleanup step.
     const fromTarget = relative(target.absolute, context.cwd);
-    if (fromTarget === "" || !(fromTarget === ".." || fromTarget.startsWith(".."))) {
+    const holdsWorkspace = !(fromTarget === ".." || fromTarget.startsWith("../") || fromTarget.startsWith("..\\") || isAbsolute(fromTarget));
+    if (holdsWorkspace) {
       return { kind: "result", text: `Error: ${target.display} is the workspace folder${fromTarget === "" ? "" : " or holds it"}; it cannot be deleted. Name the files or folders inside it to delete.` };
     }
     const stat = await context.fs.stat(target.absolute);
@@ -96,9 +97,7 @@ export const deleteFileTool = defineTool({
     const bytes = stat.size <= MAX_DIFF_BYTES ? await context.fs.readFile(target.absolute) : undefined;
     if (bytes && !bytes.subarray(0, 8000).includes(0)) {
       // A text file goes through review like any edit: the user sees every line that goes.
-      const before = await readTextFile(context, target);
-      if (isOutcome(before)) return before;
-      const edit = await proposeEdit(context, { target, before: before ?? decodeText(bytes), after: null, tool: "delete_file" });
+      const edit = await proposeEdit(context, { target, before: decodeText(bytes), after: null, tool: "delete_file" });
       if (!edit.applied) return edit.outcome;
       return { kind: "result", text: `Deleted ${target.display}.` };
     }

@@ -65,8 +65,8 @@ export const executeCommandTool = defineTool({
   name: "execute_command",
   group: "command",
   description:
-    "Run a shell command (sh on Linux and macOS, cmd.exe on Windows) and get its output and exit code. " +
-    `Non-interactive: stdin is closed, so pass flags such as --yes instead of answering prompts. Output past ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters is shown as head and tail; ` +
+    "Run a shell command and get its output and exit code. It runs in the user's terminal shell in the editor, else in sh (cmd.exe on Windows). " +
+    `Nobody answers prompts: pass flags such as --yes instead. Output past ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters is shown as head and tail; ` +
     "page through the rest with read_command_output. A command still running at its timeout (a dev server, a watcher) goes on in the background; follow it with read_command_output.",
   params: {
     command: p.string("The command line to run"),

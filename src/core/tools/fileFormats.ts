@@ -147,10 +147,16 @@ export function classify(path: string, bytes: Uint8Array): FileKind {
 /** Text of each page, headed by its number, so the model can cite a page as well as a line. */
 export async function extractPdfText(bytes: Uint8Array): Promise<string> {
   // Loaded on first use: pdf.js is large and most tasks never read a PDF.
-  const { extractText } = await import("unpdf");
-  // pdf.js may take over (detach) the buffer it is given: hand it a copy.
-  const { text } = await extractText(new Uint8Array(bytes), { mergePages: false });
-  return text.map((page, i) => `--- page ${i + 1} ---\n${page.trimEnd()}`).join("\n");
+  const { extractText, getDocumentProxy } = await import("unpdf");
+  // pdf.js may take over (detach) the buffer it is given: hand it a copy. Verbosity 0 (errors only)
+  // keeps its warnings off stdout, where the CLI's --json events go.
+  const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  try {
+    const { text } = await extractText(pdf, { mergePages: false });
+    return text.map((page, i) => `--- page ${i + 1} ---\n${page.trimEnd()}`).join("\n");
+  } finally {
+    await pdf.destroy();
+  }
 }
 
 export async function extractDocxText(bytes: Uint8Array): Promise<string> {

@@ -127,6 +127,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
         paths: paths.map((p) => p.absolute),
         outsideWorkspace: outside,
         protectedPaths: guarded.map((p) => p.display),
+        ...(approval.category ? { category: approval.category } : {}),
         ...details,
       });
       if (decision.approved) deps.onPhase?.("running");

@@ -18,7 +18,7 @@ const BRACKETED = [/^\[\s*(.*?)\s*\]$/, /^\(\s*(.*?)\s*\)$/];
 const CODE_NOUNS =
   "code|methods?|functions?|implementations?|contents?|logic|lines|file|class|classes|imports|exports|propert(?:y|ies)|props|styles|tests|body|markup|html|css|components?|fields|definitions|handlers|routes|helpers|declarations|document|text|sections?";
 /** Also plausible as a plain label ("// Remaining items"), so these need a qualifier or an ellipsis. */
-const NOUNS = `${CODE_NOUNS}|items|entries|steps|settings|config(?:uration)?|rules|parts|blocks|cases|values|keys|tags|types|state|hooks|elements|stuff|options|attributes|cells|rows|columns|paragraphs|content`;
+const NOUNS = `${CODE_NOUNS}|items|entries|steps|settings|config(?:uration)?|rules|parts|blocks|cases|values|keys|tags|types|state|hooks|elements|stuff|options|attributes|cells|rows|columns|paragraphs|content|queries|statements|tables|migrations|commands|targets|tasks|jobs|dependencies|variables|constants|mixins|selectors|macros|structs|enums|traits|interfaces|resources|endpoints|services|modules|packages`;
 
 /** "unchanged", "here", "as before" …: what makes "other code" a placeholder rather than a label. */
 const QUALIFIER =

@@ -9,6 +9,10 @@ import { fetchInstructionsTool } from "./fetchInstructions";
 import { toJsonSchema, toXmlUsage } from "./params";
 import { readFileTool } from "./readFile";
 import { writeToFileTool } from "./writeToFile";
+import { insertContentTool } from "./insertContent";
+import { searchAndReplaceTool } from "./searchAndReplace";
+import { deleteFileTool } from "./deleteFile";
+import { newRuleTool } from "./newRule";
 import { applyDiffTool } from "./applyDiff";
 import { executeCommandTool } from "./executeCommand";
 import { readCommandOutputTool } from "./readCommandOutput";
@@ -53,5 +57,5 @@ export class ToolRegistry {
 }
 
 export function createDefaultRegistry(): ToolRegistry {
-  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, applyDiffTool, executeCommandTool, readCommandOutputTool, browserActionTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
+  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, applyDiffTool, insertContentTool, searchAndReplaceTool, deleteFileTool, newRuleTool, executeCommandTool, readCommandOutputTool, browserActionTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
 }

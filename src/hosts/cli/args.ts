@@ -1,5 +1,5 @@
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
-import type { ToolGroup } from "../../core/tools/defineTool";
+import type { ApprovalCategory, ToolGroup } from "../../core/tools/defineTool";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 
 export interface CliArgs {
@@ -12,6 +12,8 @@ export interface CliArgs {
   mode: string;
   protocol: ToolProtocolSetting;
   approve: Set<ToolGroup>;
+  /** Categories auto-approved on their own (deleting files), apart from the groups. */
+  approveCategories: Set<ApprovalCategory>;
   maxRequests: number;
   retries: number;
 }
@@ -28,7 +30,8 @@ Options:
   --mode SLUG                  code | architect | ask | debug | orchestrator (default code)
   --protocol xml|native|auto   how tools are called (default xml; auto: native, XML if the endpoint
                                rejects tools or the model writes XML)
-  --approve none|read|all|GROUPS  what runs without asking (groups: read,edit,command,browser,mcp)
+  --approve none|read|all|GROUPS  what runs without asking (groups: read,edit,command,browser,mcp;
+                               add delete to let delete_file run too: edit alone does not; all does)
   --max-requests N             stop after N model requests (default 50)
   --retries N                  automatic retries of a failed request (default 3; Retry-After honoured)
   --json                       one JSON event per line on stdout
@@ -38,12 +41,21 @@ export class UsageError extends Error {}
 
 const GROUPS: readonly ToolGroup[] = ["read", "edit", "command", "browser", "mcp"];
 
-function parseApprove(value: string): Set<ToolGroup> {
-  if (value === "none") return new Set();
-  if (value === "all") return new Set(GROUPS);
-  const groups = value.split(",").map((g) => g.trim());
-  for (const g of groups) if (!GROUPS.includes(g as ToolGroup)) throw new UsageError(`--approve: unknown group "${g}" (use none, all, or ${GROUPS.join(",")})`);
-  return new Set(groups as ToolGroup[]);
+const CATEGORIES: readonly ApprovalCategory[] = ["delete"];
+
+function parseApprove(value: string): { groups: Set<ToolGroup>; categories: Set<ApprovalCategory> } {
+  if (value === "none") return { groups: new Set(), categories: new Set() };
+  if (value === "all") return { groups: new Set(GROUPS), categories: new Set(CATEGORIES) };
+  const words = value.split(",").map((g) => g.trim());
+  for (const w of words) {
+    if (!GROUPS.includes(w as ToolGroup) && !CATEGORIES.includes(w as ApprovalCategory)) {
+      throw new UsageError(`--approve: unknown group "${w}" (use none, all, or ${[...GROUPS, ...CATEGORIES].join(",")})`);
+    }
+  }
+  return {
+    groups: new Set(words.filter((w): w is ToolGroup => GROUPS.includes(w as ToolGroup))),
+    categories: new Set(words.filter((w): w is ApprovalCategory => CATEGORIES.includes(w as ApprovalCategory))),
+  };
 }
 
 /** Parses argv by hand: a dozen flags do not justify a dependency. */
@@ -58,6 +70,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     mode: "code",
     protocol: "xml",
     approve: new Set(),
+    approveCategories: new Set(),
     maxRequests: 50,
     retries: 3,
   };
@@ -94,9 +107,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         args.protocol = protocol;
         break;
       }
-      case "--approve":
-        args.approve = parseApprove(value());
+      case "--approve": {
+        const approve = parseApprove(value());
+        args.approve = approve.groups;
+        args.approveCategories = approve.categories;
         break;
+      }
       case "--max-requests": {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) throw new UsageError("--max-requests must be a whole number of at least 1");

@@ -10,7 +10,16 @@ export class TerminalApprovals implements Approvals {
 
   async request(request: ApprovalRequest): Promise<ApprovalDecision> {
     if (!this.interactive) {
-      return { approved: false, feedback: `Not approved: ${request.group} calls are not auto-approved in this headless run (see --approve).` };
+      const kind = request.category ?? request.group;
+      const why = request.protectedPaths?.length
+        ? `${request.protectedPaths.join(", ")} is protected and always needs a person`
+        : request.alwaysAsk
+          ? "this call always needs a person"
+          : request.outsideWorkspace
+            ? "it reaches outside the workspace"
+            : `${kind} calls are not auto-approved (add ${kind} to --approve)`;
+      const reason = request.reason ? ` (${request.reason})` : "";
+      return { approved: false, feedback: `Not approved in this headless run: ${why}${reason}.` };
     }
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {

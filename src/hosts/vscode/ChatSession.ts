@@ -1,9 +1,10 @@
 import * as vscode from "vscode";
 import type { RetryPolicy } from "../../core/agent/retry";
-import { Task, type TaskEvent } from "../../core/agent/Task";
+import { Task } from "../../core/agent/Task";
 import type { Toolbox } from "../../core/agent/toolbox";
 import type { Approvals } from "../../core/ports/approvals";
 import { ChatApprovals } from "./chatApprovals";
+import { toHostMessage } from "../../core/agent/hostMessages";
 import type { Provider } from "../../core/llm/types";
 import type { Logger } from "../../core/ports";
 import { DisposableStore, Emitter } from "../../shared/disposable";
@@ -17,30 +18,6 @@ export interface ChatSessionDeps {
   modelOverrides(): unknown;
   /** Tools for a new task; undefined makes it a plain chat (no folder open). */
   createToolbox?(approvals: Approvals): Toolbox | undefined;
-}
-
-function toMessage(event: TaskEvent, task: Task): HostToWebview | undefined {
-  switch (event.type) {
-    case "appended":
-      return { type: "chat/appended", item: event.item };
-    case "textDelta":
-      return { type: "chat/textDelta", id: event.id, delta: event.delta, field: event.field };
-    case "itemChanged":
-      return { type: "chat/itemChanged", item: event.item };
-    case "itemRemoved":
-      return { type: "chat/itemRemoved", id: event.id };
-    case "busy":
-      return { type: "chat/busy", busy: event.busy };
-    case "retrying":
-      return { type: "chat/retrying", attempt: event.attempt, of: event.of, delayMs: event.delayMs, reason: event.reason };
-    case "usage":
-    case "todos":
-    case "mode":
-      return { type: "chat/task", task: task.info() };
-    case "status":
-    case "protocol":
-      return undefined;
-  }
 }
 
 /**
@@ -138,7 +115,7 @@ export class ChatSession implements vscode.Disposable {
     });
     this.taskListeners.add(
       task.onDidChange((event) => {
-        const message = toMessage(event, task);
+        const message = toHostMessage(event, task);
         if (message) this.post(message);
       }),
     );

@@ -52,10 +52,10 @@ describe("apply_diff", () => {
   });
 
   it("runs without asking when edits are auto-approved, and tells the model how a loose match was placed", async () => {
-    const result = await runToolCall(call({ path: "src/greet.ts", diff: block("return `Bye, ${name}.`;\n}", "if (!name) return \"\";\nreturn `Bye, ${name}.`;\n}", 40) }), deps({ auto: new Set(["edit"]) }));
+    const result = await runToolCall(call({ path: "src/greet.ts", diff: block("  return `Bye, ${name}.`;\n}", "  if (!name) return \"\";\n  return `Bye, ${name}.`;\n}", 40) }), deps({ auto: new Set(["edit"]) }));
     expect(asked).toEqual([]);
     expect(result.forModel).toBe(
-      "Applied 1 block to src/greet.ts. Block 1 matched lines 6-7 when whitespace was ignored; its REPLACE lines were indented as the file is. Block 1 was found at line 6, not at its :start_line: 40.",
+      "Applied 1 block to src/greet.ts. Block 1 matched lines 6-7 only when whitespace was ignored; its new lines follow the file's indentation. Block 1 was found at line 6, not at its :start_line: 40.",
     );
     expect(read()).toBe(GREET.replace("    return `Bye", '    if (!name) return "";\n    return `Bye'));
   });

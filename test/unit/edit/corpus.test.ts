@@ -74,6 +74,8 @@ describe("exact matches", () => {
   it("takes markers of other lengths and spacing, and text around the blocks", () => {
     const diff = "Here is the change:\n```\n<<<<<<<< SEARCH>\n:start_line: 23\n:end_line: 23\n--------\n        return this.items.length;\n======\n        return 0;\n>>>>>>>>REPLACE\n```\n";
     expect(content(applySearchReplace(SRC, diff))).toBe(edited(SRC, ["return this.items.length;", "return 0;"]));
+    const hintAfterDashes = "<<<<<<< SEARCH\n-------\n:start_line:23\n        return this.items.length;\n=======\n        return 0;\n>>>>>>> REPLACE";
+    expect(applySearchReplace(SRC, hintAfterDashes)).toMatchObject({ ok: true, matches: [{ line: 23, hint: 23 }] });
   });
 
   it("deletes lines with an empty REPLACE, and reports the match", () => {
@@ -136,6 +138,15 @@ describe("whitespace-tolerant matches", () => {
     );
   });
 
+  it("refuses a SEARCH nested unlike the file, which in Python is another program", () => {
+    const py = "def f(x):\n    if x:\n        a()\n        b()\n    return x\n";
+    const [failure] = failures(applySearchReplace(py, block("if x:\n    a()\nb()", "if x:\n    a()\nc()")));
+    expect(failure).toMatchObject({ reason: "not_found", candidate: { line: 2, endLine: 4 } });
+    expect(failure!.message).toContain('SEARCH matches lines 2-4 only when indentation is ignored, and there it is nested differently from the file: line 4 is indented "        " in the file');
+    // The same lines, shifted as a whole, are fine.
+    expect(content(applySearchReplace(py, block("if x:\n    a()\n    b()", "if x:\n    a()\n    c()")))).toBe(py.replace("b()", "c()"));
+  });
+
   it("matches despite trailing spaces and keeps them on the lines REPLACE leaves alone", () => {
     const file = SRC.replace("    const store = new Store();", "    const store = new Store();   ").replace("    return store;", "    return store;\t");
     const search = "    const store = new Store();\n    for (const line of (await readFile(path, \"utf8\")).split(\"\\n\")) {";
@@ -180,6 +191,25 @@ describe("fuzzy matches and what failures say", () => {
     expect(content(result)).toBe(edited(SRC, ["if (item.length === 0) {", "if (!item) {"]));
   });
 
+  it("refuses several typos over the threshold, saying what is needed", () => {
+    const typos = "    remove(iten: string): boolen {\n        const indx = this.itms.indexOf(iten);";
+    const [failure] = failures(applySearchReplace(SRC, block(typos, fixed), { fuzzyThreshold: 0.95 }));
+    expect(failure).toMatchObject({ reason: "not_found", candidate: { line: 13, differences: [{ line: 13, kind: "typo" }, { line: 14, kind: "typo" }] } });
+    expect(failure!.message).toContain("alike, under the 95% needed");
+    expect(failure!.candidate!.similarity).toBeGreaterThan(0.85);
+  });
+
+  it("finds a typo far from a stale hint in a large file by the words around it", () => {
+    const big = Array.from({ length: 5000 }, (_, i) => `    const value${i} = compute(input, ${i});`).join("\n") + "\n";
+    const search = "    const valeu4000 = compute(input, 4000);\n    const value4001 = compute(inptu, 4001);";
+    const [failure] = failures(applySearchReplace(big, block(search, "x", 10)));
+    expect(failure).toMatchObject({ candidate: { line: 4001, endLine: 4002 } });
+    expect(failure!.message).toContain("Closest: lines 4001-4002 (:start_line: says 10)");
+    expect(content(applySearchReplace(big, block(search, "    const value4000 = 0;\n    const value4001 = 1;", 10), { fuzzyThreshold: 0.9 }))).toBe(
+      big.replace("    const value4000 = compute(input, 4000);\n    const value4001 = compute(input, 4001);", "    const value4000 = 0;\n    const value4001 = 1;"),
+    );
+  });
+
   it("says when nothing in the file is close", () => {
     const [failure] = failures(applySearchReplace(SRC, block("SELECT * FROM users WHERE id = 1;", "SELECT 1;")));
     expect(failure!.message).toMatch(/SEARCH was not found in the file, and nothing in it is close/);
@@ -197,10 +227,11 @@ describe("ambiguity", () => {
   });
 
   it("applies at the place the hint singles out", () => {
-    expect(content(applySearchReplace(twice, block(search, "    return compute(2);", 6)))).toBe(twice.replace("compute(1);\n}\n", "compute(1);\n}\n").replace(/compute\(1\);\n}\n$/, "compute(2);\n}\n"));
+    const second = "function a() {\n    return compute(1);\n}\n\nfunction b() {\n    return compute(2);\n}\n";
+    expect(content(applySearchReplace(twice, block(search, "    return compute(2);", 6)))).toBe(second);
     expect(content(applySearchReplace(twice, block(search, "    return compute(2);", 2)))).toBe(twice.replace("compute(1)", "compute(2)"));
     // Off by a line or two, as hints often are, still closest by far.
-    expect(content(applySearchReplace(twice, block(search, "    return compute(2);", 7)))).toBe(twice.replace(/compute\(1\);\n}\n$/, "compute(2);\n}\n"));
+    expect(content(applySearchReplace(twice, block(search, "    return compute(2);", 7)))).toBe(second);
   });
 
   it("refuses when the hint is halfway between or far from every place", () => {

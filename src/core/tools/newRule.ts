@@ -1,0 +1,55 @@
+import { defineTool } from "./defineTool";
+import { isOutcome, proposeEdit, readTextFile } from "./fileEdit";
+import { p } from "./params";
+import { resolvePath } from "./paths";
+
+export const RULES_FOLDER = ".kilocode/rules";
+
+/**
+ * The file name for a rule: the name as given, with characters that are awkward in file names
+ * turned into dashes. A name with a path separator is refused rather than cleaned: the model may
+ * think it is choosing a folder, and should hear that it is not.
+ */
+export function ruleFileName(name: string): { ok: true; file: string } | { ok: false; error: string } {
+  const trimmed = name.trim().replace(/\.md$/i, "");
+  if (/[\\/]/.test(trimmed)) return { ok: false, error: `the rule name "${name}" holds a path separator; give a plain name such as "testing-conventions" (the rule is always saved in ${RULES_FOLDER}/).` };
+  const safe = trimmed
+    .replace(/[^\p{L}\p{N}_.-]+/gu, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "");
+  if (safe === "") return { ok: false, error: `the rule name "${name}" is empty once cleaned; give a short name of letters, digits and dashes, such as "testing-conventions".` };
+  return { ok: true, file: `${safe.slice(0, 80)}.md` };
+}
+
+export const newRuleTool = defineTool({
+  name: "new_rule",
+  group: "edit",
+  description: `Save a project rule (a convention for future tasks) as a Markdown file in ${RULES_FOLDER}/, the folder of project rules, named after the rule. Use it when the user asks you to remember a convention or preference. The user always reviews a new rule.`,
+  params: {
+    name: p.string('Short name of the rule, e.g. "testing-conventions" (becomes the file name; .md is added)'),
+    content: p.string("The rule in Markdown: what to do, and why", { raw: true }),
+  },
+  approval(args) {
+    const file = ruleFileName(args.name);
+    // An invalid name asks nothing: execute refuses it before anything is proposed.
+    return { summary: file.ok ? `New rule ${RULES_FOLDER}/${file.file}` : "New rule", paths: file.ok ? [`${RULES_FOLDER}/${file.file}`] : [], reviewed: true };
+  },
+  async execute(args, context) {
+    const file = ruleFileName(args.name);
+    if (!file.ok) return { kind: "result", text: `Error: ${file.error}` };
+    if (args.content.trim() === "") return { kind: "result", text: "Error: content is empty; write the rule itself in Markdown." };
+    const target = resolvePath(context.cwd, `${RULES_FOLDER}/${file.file}`);
+    const before = await readTextFile(context, target);
+    if (isOutcome(before)) return before;
+    if (before) {
+      return {
+        kind: "result",
+        text: `Error: a rule named ${target.display} already exists. Choose another name, or read it and change it with apply_diff if the new rule belongs there.`,
+      };
+    }
+    const content = args.content.endsWith("\n") ? args.content : `${args.content}\n`;
+    const edit = await proposeEdit(context, { target, before: undefined, after: content, tool: "new_rule" });
+    if (!edit.applied) return edit.outcome;
+    return { kind: "result", text: `Saved the rule as ${target.display}.` };
+  },
+});
