@@ -83,5 +83,5 @@ it("the start command with ANTHROPIC_API_KEY configures Kiln for Anthropic with 
   await finalReply(frame, "Hello from the Anthropic protocol.");
   const request = model.requests.at(-1)!;
   expect(request.protocol).toBe("anthropic");
-  expect(request.body.model).toBe("claude-sonnet-4-5");
+  expect(request.body.model).toBe("claude-sonnet-5-5");
 });

@@ -193,6 +193,33 @@ describe("kiln run with a custom mode from .kilocodemodes", () => {
   });
 });
 
+describe("kiln run with the task tools", () => {
+  it("keeps a todo list, runs a subtask in another mode, switches mode, and finishes", async () => {
+    const before = server.requests.length;
+    server.enqueue(
+      step("native", "", { name: "update_todo_list", args: { todos: "- [-] write notes\n- [ ] review" } }),
+      step("native", "", { name: "new_task", args: { mode: "code", message: "Write notes.md with one line: hello" } }),
+      step("native", "", { name: "write_to_file", args: { path: "notes.md", content: "hello\n" } }),
+      step("native", "", { name: "attempt_completion", args: { result: "notes.md written" } }),
+      step("native", "", { name: "switch_mode", args: { mode_slug: "ask", reason: "only reviewing now" } }),
+      step("native", "", { name: "update_todo_list", args: { todos: "- [x] write notes\n- [x] review" } }),
+      step("native", "", { name: "attempt_completion", args: { result: "Notes written and reviewed." } }),
+    );
+    const result = await kiln("anthropic", ["--protocol", "native", "--mode", "orchestrator", "--approve", "read,edit", "Write and review notes"]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("hello\n");
+    expect(result.stderr).toContain("- [-] write notes\n- [ ] review");
+    expect(result.stderr).toContain("[mode: ask]");
+    const requests = server.requests.slice(before);
+    expect(sent(requests[4]!)).toContain("The subtask (Code mode) completed with this result:\\nnotes.md written");
+    const tools = (r: RecordedRequest) => (r.body.tools as { name: string }[]).map((t) => t.name);
+    expect(tools(requests[0]!)).not.toContain("write_to_file");
+    expect(tools(requests[2]!)).toContain("write_to_file");
+    expect(tools(requests[5]!)).not.toContain("write_to_file");
+    expect(result.stdout).toContain("✓ Notes written and reviewed.");
+  });
+});
+
 describe("kiln run stops", () => {
   it("at the request limit, with exit code 3", async () => {
     server.enqueue(step("xml", "", { name: "list_files", args: { path: "." } }), step("xml", "", { name: "list_files", args: { path: "src" } }));

@@ -25,7 +25,7 @@ describe("model lookup", () => {
   });
 
   it("uses the provider's default model for an empty id", () => {
-    expect(resolveModelInfo("anthropic", "").matched).toBe("claude-sonnet-4-5");
+    expect(resolveModelInfo("anthropic", "").matched).toBe("claude-sonnet-5-5");
     expect(resolveModelInfo("openai", "  ").matched).toBe("gpt-4.1");
   });
 

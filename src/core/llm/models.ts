@@ -50,8 +50,15 @@ function model(
 // Only reached with the 1M-context beta, since without it a request cannot pass 200k input.
 const SONNET_LONG_CONTEXT: PriceTier[] = [{ aboveInputTokens: 200_000, inputPrice: 6, outputPrice: 22.5, cacheReadPrice: 0.6, cacheWritePrice: 7.5 }];
 
-// Published list prices as of late 2025. Cache writes are the 5-minute TTL rate.
+// Published list prices (the 2026 line-up from Anthropic's model pages; older ones as of late 2025).
+// Cache writes are the 5-minute TTL rate.
 const ANTHROPIC_MODELS: Record<string, ModelInfo> = {
+  "claude-sonnet-5-5": model(1_000_000, 128_000, [2, 10, 0.2, 2.5]),
+  "claude-sonnet-5": model(1_000_000, 128_000, [2, 10, 0.2, 2.5]),
+  "claude-opus-5-5": model(1_000_000, 128_000, [4, 20, 0.4, 5]),
+  "claude-opus-5": model(1_000_000, 128_000, [5, 25, 0.5, 6.25]),
+  "claude-fable-5-1": model(1_000_000, 128_000, [10, 50, 1, 12.5]),
+  "claude-sonnet-4-6": model(1_000_000, 128_000, [3, 15, 0.3, 3.75]),
   "claude-opus-4-5": model(200_000, 64_000, [5, 25, 0.5, 6.25]),
   "claude-opus-4-1": model(200_000, 32_000, [15, 75, 1.5, 18.75]),
   "claude-opus-4": model(200_000, 32_000, [15, 75, 1.5, 18.75]),

@@ -61,7 +61,7 @@ export interface Provider {
 }
 
 export const DEFAULT_MODELS: Record<ProviderKind, string> = {
-  anthropic: "claude-sonnet-4-5",
+  anthropic: "claude-sonnet-5-5",
   openai: "gpt-4.1",
   "openai-compatible": "",
 };

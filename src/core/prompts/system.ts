@@ -44,6 +44,8 @@ ${toolUse}
 - Every message must use a tool. When the task is done, use attempt_completion; when you need the
   user, use ask_followup_question.
 - Never write placeholders such as "rest of the code unchanged": write complete content.
+- To change part of a file, use apply_diff (or insert_content, search_and_replace); write_to_file is
+  for new files and complete rewrites. Read a file before you change it.
 
 # Environment
 

@@ -12,7 +12,6 @@ export const newTaskTool = defineTool({
     message: p.string("The subtask's instructions", { raw: true }),
     todos: p.string("Optional starting checklist for the subtask ('- [ ] item' lines)", { optional: true, raw: true }),
   },
-  approval: (args) => ({ summary: `Start a subtask in ${args.mode} mode`, paths: [] }),
   async execute(args, context) {
     const task = context.task;
     if (!task) return { kind: "result", text: "Error: subtasks are not available here." };
