@@ -47,6 +47,8 @@ export interface ToolboxOptions {
   terminal?: Terminal;
   /** Makes this toolbox's browser; each toolbox (a task, a subtask) gets its own, closed by dispose(). */
   browser?: BrowserSessionFactory;
+  /** The editor's open files, read for each request (the VS Code host has them; the CLI does not). */
+  openFiles?(): string[];
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
@@ -71,6 +73,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         os: options.os,
         now: new Date(),
         modes: toolbox.modes,
+        openFiles: options.openFiles?.(),
       }),
     pipeline: (signal) => ({
       registry: options.registry,

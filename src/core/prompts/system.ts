@@ -6,6 +6,8 @@ export interface Environment {
   now: Date;
   /** The modes the task may switch to or delegate to, with when to use each. */
   modes?: readonly Mode[];
+  /** Files open in the editor (workspace-relative), the active one first. */
+  openFiles?: readonly string[];
 }
 
 function modesSection(modes: readonly Mode[] | undefined, current: Mode): string {
@@ -51,6 +53,6 @@ ${toolUse}
 
 - Workspace: ${env.cwd}
 - OS: ${env.os}
-- Time: ${env.now.toISOString()}
+- Time: ${env.now.toISOString()}${env.openFiles?.length ? `\n- Open files: ${env.openFiles.slice(0, 20).join(", ")}${env.openFiles.length > 20 ? ` (and ${env.openFiles.length - 20} more)` : ""}` : ""}
 - Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}`;
 }

@@ -33,6 +33,21 @@ function readAutoApprove(logger: Logger): AutoApprovePolicy {
   };
 }
 
+/** Tabs open on files of the workspace, the active one first, as the model should see paths. */
+function openFiles(folder: vscode.WorkspaceFolder): string[] {
+  const paths: string[] = [];
+  const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+  const tabs = [active, ...vscode.window.tabGroups.all.flatMap((group) => group.tabs)];
+  for (const tab of tabs) {
+    const input = tab?.input;
+    if (!(input instanceof vscode.TabInputText)) continue;
+    if (vscode.workspace.getWorkspaceFolder(input.uri)?.uri.toString() !== folder.uri.toString()) continue;
+    const path = vscode.workspace.asRelativePath(input.uri, false);
+    if (!paths.includes(path)) paths.push(path);
+  }
+  return paths;
+}
+
 const GLOBAL_MODES_FILE = "custom_modes.yaml";
 const reported = new Set<string>();
 
@@ -76,6 +91,7 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals:
       cwd,
       fs: new VsCodeFileSystem(toUri),
       os: type(),
+      openFiles: () => openFiles(folder),
       requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
       maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
       saveOverflow: async (toolName, text) => {

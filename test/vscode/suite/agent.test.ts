@@ -57,6 +57,7 @@ describe("the sidebar runs the agent loop in the workspace", () => {
         step(protocol, { name: "write_to_file", args: { path: `test/greet-${protocol}.test.ts`, content, line_count: 2 } }),
         step(protocol, { name: "attempt_completion", args: { result: "Added a test for greet." } }),
       );
+      await vscode.window.showTextDocument(vscode.Uri.file(join(workspace, "src", "greet.ts")), { preview: false });
       const posted = await exchange(api.sidebar, { type: "chat/send", text: "Add a test for greet" }, 30_000);
       assert.equal(readFileSync(target, "utf8"), protocol === "xml" ? content.slice(0, -1) : content);
       const shown = items(posted);
@@ -79,6 +80,8 @@ describe("the sidebar runs the agent loop in the workspace", () => {
       assert.deepEqual(task?.type === "chat/task" && [task.task.mode, task.task.tokensIn, task.task.tokensOut], ["code", 40, 20]);
       assert.equal(requests[0]!.body.tools !== undefined, protocol === "native");
       assert.match(JSON.stringify(requests[0]!.body.messages), new RegExp(`Workspace: ${workspace.replace(/[/\\\\.]/g, "\\$&")}`));
+      // The environment tells the model which files the user has open.
+      assert.match(JSON.stringify(requests[0]!.body.messages), /Open files: src\/greet\.ts/);
     });
   }
 
