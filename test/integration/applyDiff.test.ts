@@ -80,3 +80,23 @@ describe.each([
     expect(next).toContain("line 2: a few characters differ (a typo?)");
   });
 });
+
+describe("apply_diff's similarity threshold", () => {
+  it("--fuzzy-threshold lets a typo match, and the model is told the match was not exact", async () => {
+    const before = server.requests.length;
+    server.enqueue(
+      step("xml", "apply_diff", { path: "src/greet.ts", diff: diff("    return `Helo, ${name}!`;", "    return `Hi, ${name}!`;") }),
+      step("xml", "attempt_completion", { result: "Shortened." }),
+    );
+    const result = await kiln("openai", ["--fuzzy-threshold", "0.9", "--approve", "read,edit", "Shorten the greeting"]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(workspace, "src", "greet.ts"), "utf8")).toBe(GREET.replace("Hello", "Hi"));
+    expect(sent(server.requests[before + 1]!)).toMatch(/Block 1 matched .* at 9\d(\.\d)?% similarity, not exactly\./);
+  });
+
+  it("refuses a threshold outside 0.8 to 1", async () => {
+    const result = await kiln("openai", ["--fuzzy-threshold", "0.5", "Anything"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--fuzzy-threshold must be a number from 0.8 to 1");
+  });
+});

@@ -49,6 +49,8 @@ export interface ToolboxOptions {
   browser?: BrowserSessionFactory;
   /** The editor's open files, read for each request (the VS Code host has them; the CLI does not). */
   openFiles?(): string[];
+  /** apply_diff's similarity threshold; read per call so a changed setting applies at once. */
+  fuzzyThreshold?(): number | undefined;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
@@ -81,7 +83,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       modes: toolbox.modes,
       approvals: options.approvals,
       autoApprove: typeof options.autoApprove === "function" ? options.autoApprove() : options.autoApprove,
-      context: { cwd: options.cwd, fs: options.fs, signal, ignore, browser, terminal: options.terminal },
+      context: { cwd: options.cwd, fs: options.fs, signal, ignore, browser, terminal: options.terminal, fuzzyThreshold: options.fuzzyThreshold?.() },
       saveOverflow: options.saveOverflow,
       ownFiles,
     }),

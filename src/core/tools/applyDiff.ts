@@ -53,7 +53,7 @@ export const applyDiffTool = defineTool({
     // The engine keeps the file's own line endings, mixed ones too, and its BOM; encodeLike would
     // make every ending the first one's.
     const original = (before.bom ? "\uFEFF" : "") + before.text;
-    const result = applySearchReplace(original, args.diff);
+    const result = applySearchReplace(original, args.diff, { fuzzyThreshold: context.fuzzyThreshold });
     if (!result.ok) return { kind: "result", text: `Error: ${target.display} was not changed: ${result.error}` };
     const edit = await proposeEdit(context, { target, before, after: result.content, tool: "apply_diff" });
     if (!edit.applied) return edit.outcome;

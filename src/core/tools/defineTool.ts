@@ -23,6 +23,8 @@ export interface ToolContext {
    * the tool's approval says `reviewed` (then the tool asks, with its diff, when it is ready).
    */
   approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
+  /** apply_diff's similarity threshold (0.8–1; 1 = only exact or whitespace-tolerant matches). */
+  fuzzyThreshold?: number;
   /** The running task, for the task and mode tools; absent where tools run outside a task. */
   task?: TaskControls;
   /** Runs shell commands for execute_command; absent where the host cannot. */

@@ -16,6 +16,7 @@ export interface CliArgs {
   approveCategories: Set<ApprovalCategory>;
   maxRequests: number;
   retries: number;
+  fuzzyThreshold?: number;
 }
 
 export const USAGE = `Usage:
@@ -34,6 +35,7 @@ Options:
                                add delete to let delete_file run too: edit alone does not; all does)
   --max-requests N             stop after N model requests (default 50)
   --retries N                  automatic retries of a failed request (default 3; Retry-After honoured)
+  --fuzzy-threshold X          apply_diff similarity from 0.8 to 1 (default 1: exact apart from whitespace)
   --json                       one JSON event per line on stdout
 Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 usage, 3 stopped.`;
 
@@ -123,6 +125,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         const n = Number(value());
         if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError("--retries must be a whole number from 0 to 10");
         args.retries = n;
+        break;
+      }
+      case "--fuzzy-threshold": {
+        const x = Number(value());
+        if (!Number.isFinite(x) || x < 0.8 || x > 1) throw new UsageError("--fuzzy-threshold must be a number from 0.8 to 1");
+        args.fuzzyThreshold = x;
         break;
       }
       case "--json":

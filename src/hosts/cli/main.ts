@@ -64,6 +64,7 @@ function makeTask(args: CliArgs): Task {
     autoApprove: { groups: args.approve, outsideWorkspace: false, categories: args.approveCategories },
     cwd: workspace,
     modes: loaded.modes,
+    fuzzyThreshold: () => args.fuzzyThreshold,
     fs: new NodeFileSystem(),
     os: type(),
     maxRequests: args.maxRequests,

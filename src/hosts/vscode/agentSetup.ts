@@ -92,6 +92,7 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals:
       fs: new VsCodeFileSystem(toUri),
       os: type(),
       openFiles: () => openFiles(folder),
+      fuzzyThreshold: () => setting(logger, "applyDiff.fuzzyThreshold", 1, (v): v is number => typeof v === "number" && v >= 0.8 && v <= 1),
       requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
       maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
       saveOverflow: async (toolName, text) => {

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ChatItem } from "../../../src/shared/protocol/chat";
@@ -115,6 +115,35 @@ describe("the sidebar runs the agent loop in the workspace", () => {
     const statuses = items(posted).filter((i) => i.role === "tool" && i.name === "write_to_file").map((i) => i.role === "tool" && i.status);
     assert.deepEqual(statuses, ["denied", "done"]);
     assert.match(JSON.stringify(server.requests.at(-2)!.body.messages), /The user denied write_to_file and said:\\n<feedback>\\nsay second, not first/);
+  });
+
+  it("edits through the VS Code file system: apply_diff, insert, replace, delete; CRLF kept", async () => {
+    const api = await kiln();
+    await configure("openai-compatible", server.openaiBaseUrl);
+    await settings({ autoApprove: ["read", "edit", "delete"], "provider.protocol": "native" });
+    api.sidebar.newTask();
+    const file = join(workspace, "notes-crlf.txt");
+    const doomed = join(workspace, "doomed.txt");
+    writeFileSync(file, "alpha\r\nbeta\r\ngamma\r\n");
+    writeFileSync(doomed, "bye\n");
+    server.enqueue(
+      step("native", { name: "apply_diff", args: { path: "notes-crlf.txt", diff: "<<<<<<< SEARCH\nbeta\n=======\nBETA\n>>>>>>> REPLACE" } }),
+      step("native", { name: "insert_content", args: { path: "notes-crlf.txt", line: 0, content: "delta" } }),
+      step("native", { name: "search_and_replace", args: { path: "notes-crlf.txt", search: "alpha", replace: "ALPHA" } }),
+      step("native", { name: "delete_file", args: { path: "doomed.txt" } }),
+      step("native", { name: "attempt_completion", args: { result: "Edited." } }),
+    );
+    const posted = await exchange(api.sidebar, { type: "chat/send", text: "Edit the notes" }, 30_000);
+    const tools = items(posted).filter((i) => i.role === "tool");
+    assert.deepEqual(tools.map((t) => t.role === "tool" && [t.name, t.status]), [
+      ["apply_diff", "done"],
+      ["insert_content", "done"],
+      ["search_and_replace", "done"],
+      ["delete_file", "done"],
+      ["attempt_completion", "done"],
+    ]);
+    assert.equal(readFileSync(file, "utf8"), "ALPHA\r\nBETA\r\ngamma\r\ndelta\r\n");
+    assert.equal(existsSync(doomed), false);
   });
 
   it("shows an automatic retry, with its attempt and wait, then the reply", async () => {
