@@ -16,12 +16,13 @@ import { runToolTurn, type ToolCall } from "./toolTurn";
 import type { PipelineDeps } from "../tools/pipeline";
 import type { SubtaskResult, TaskControls, TodoItem } from "../ports/taskControls";
 import type { Mode } from "../modes/modes";
-import { awaitSubtask } from "./subtask";
+import { awaitSubtask, forwardSubtask } from "./subtask";
+import { ModelInfoSource } from "./modelInfo";
 import { summarize } from "./condense";
 import { Conversation } from "./Conversation";
 import type { ToolProtocol } from "../prompts/system";
 import { UsageMeter } from "./usage";
-import { costOf, resolveModelInfo, usageConvention, type ModelResolution } from "../llm/models";
+import { costOf, usageConvention } from "../llm/models";
 import { DEFAULT_RETRY, isTransient, rejectsTools, retryDelay, sleep, type RetryPolicy } from "./retry";
 
 export interface TaskOptions {
@@ -68,7 +69,7 @@ export class Task implements Disposable {
   /** The protocol requests use now; with "auto" it starts native and may fall back to XML for good. */
   private protocol: ToolProtocol;
   private readonly usage = new UsageMeter();
-  private reportedModelErrors = "";
+  private readonly models: ModelInfoSource;
   /** Whether the current model takes images, as of the last request. */
   private vision = false;
 
@@ -79,6 +80,7 @@ export class Task implements Disposable {
 
   constructor(private readonly options: TaskOptions) {
     this.log = new ChatLog(options.idPrefix);
+    this.models = new ModelInfoSource(options.modelOverrides, options.logger);
     this.protocol = options.toolbox?.protocol === "xml" ? "xml" : "native";
   }
 
@@ -215,7 +217,7 @@ export class Task implements Disposable {
     let reasoning: AssistantItem | undefined;
     try {
       const provider = await this.options.getProvider();
-      const model = this.modelInfo(provider);
+      const model = this.models.resolve(provider);
       this.vision = model.info.supportsImages;
       if (this.protocol === "native" && toolbox?.protocol === "auto" && !model.info.supportsNativeTools) {
         this.fallBackToXml(`${provider.model} does not support native tool calls`);
@@ -359,16 +361,7 @@ export class Task implements Disposable {
   private async runSubtask(mode: Mode, message: string, todos: TodoItem[], signal: AbortSignal): Promise<SubtaskResult> {
     const child = new Task({ ...this.options, toolbox: this.options.toolbox!.withMode(mode), idPrefix: `${this.options.idPrefix ?? "m"}.${++this.subtasks}.` });
     child.todoList = todos;
-    let childWaits = false;
-    const forward = child.onDidChange((event) => {
-      this.log.mirror(event);
-      if (event.type === "usage") this.usage.add(event.request, event.cost);
-      // The chat is free while the subtask waits for an answer, and busy again when it goes on.
-      if (event.type === "busy" && (event.busy ? childWaits : child.status === "answering")) {
-        childWaits = !event.busy;
-        this.log.fire(event);
-      }
-    });
+    const forward = forwardSubtask(child, this.log, this.usage);
     this.child = child;
     const done = awaitSubtask(child, signal);
     child.send(message).catch((err: unknown) => this.options.logger.error(`subtask failed: ${err instanceof Error ? err.message : String(err)}`));
@@ -388,16 +381,6 @@ export class Task implements Disposable {
     const summary = await summarize(provider, window.messages, focus, signal, (usage) => this.usage.add(usage, undefined));
     this.conversation.condense(window.from, summary);
     return summary;
-  }
-
-  private modelInfo(provider: Provider): ModelResolution & { overridden: boolean } {
-    const overrides = this.options.modelOverrides?.();
-    const resolved = resolveModelInfo(provider.kind, provider.model, overrides);
-    const report = resolved.errors.join("; ");
-    if (report && report !== this.reportedModelErrors) this.options.logger.warn(`model overrides: ${report}`);
-    this.reportedModelErrors = report;
-    const overridden = typeof overrides === "object" && overrides !== null && "maxOutputTokens" in overrides && !/maxOutputTokens/.test(report);
-    return { ...resolved, overridden };
   }
 
   private fallBackToXml(reason: string): void {

@@ -1,9 +1,25 @@
 import type { SubtaskResult } from "../ports/taskControls";
-import type { TaskEvent, TaskStatus } from "./ChatLog";
+import type { ChatLog, TaskEvent, TaskStatus } from "./ChatLog";
+import type { UsageMeter } from "./usage";
 
 interface Child {
   onDidChange(listener: (event: TaskEvent) => void): { dispose(): void };
   cancel(): void;
+  readonly status: TaskStatus;
+}
+
+/** Shows the subtask's items in the parent's chat and adds its tokens to the parent's. */
+export function forwardSubtask(child: Child, parentLog: ChatLog, usage: UsageMeter): { dispose(): void } {
+  let childWaits = false;
+  return child.onDidChange((event) => {
+    parentLog.mirror(event);
+    if (event.type === "usage") usage.add(event.request, event.cost);
+    // The chat is free while the subtask waits for an answer, and busy again when it goes on.
+    if (event.type === "busy" && (event.busy ? childWaits : child.status === "answering")) {
+      childWaits = !event.busy;
+      parentLog.fire(event);
+    }
+  });
 }
 
 /**
