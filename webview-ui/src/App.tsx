@@ -2,8 +2,9 @@ import { memo, useCallback, useSyncExternalStore } from "react";
 import { Virtuoso } from "react-virtuoso";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import { ChatInput } from "./ChatInput";
+import { Message } from "./Message";
 import { RetryNotice, TaskSummary } from "./TaskHeader";
-import { ToolCard } from "./ToolCard";
+import { Thinking, awaitingReply } from "./Thinking";
 import type { ChatStore } from "./store";
 import { send } from "./vscodeApi";
 
@@ -11,7 +12,11 @@ export function App({ store }: { store: ChatStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const last = state.items.at(-1);
   // Only the rows on screen render; a long task costs what a short one does.
-  const row = useCallback((index: number) => <Row item={state.items[index]!} busy={state.busy} />, [state.items, state.version, state.busy]);
+  const count = state.items.length;
+  const row = useCallback(
+    (index: number) => <Row item={state.items[index]!} busy={state.busy} last={index === count - 1} />,
+    [state.items, state.version, state.busy, count],
+  );
 
   return (
     <div className="app">
@@ -39,11 +44,8 @@ export function App({ store }: { store: ChatStore }) {
             atBottomThreshold={40}
           />
         )}
-        {state.busy && last?.role === "user" && (
-          <div className="waiting" data-testid="waiting">
-            Thinking…
-          </div>
-        )}
+        {/* Keyed by the item waited after: each new wait counts from zero. */}
+        {awaitingReply(state.items, state.busy) && <Thinking key={last?.id} />}
         <RetryNotice retrying={state.retrying} />
       </div>
       <ChatInput busy={state.busy} waitingCard={state.waitingCard} />
@@ -51,64 +53,11 @@ export function App({ store }: { store: ChatStore }) {
   );
 }
 
-/** Re-renders only when its item was replaced (items are never mutated). */
-const Row = memo(function Row({ item, busy }: { item: ChatItem; busy: boolean }) {
+/** Re-renders only when its item was replaced (items are never mutated) or stopped being the newest. */
+const Row = memo(function Row({ item, busy, last }: { item: ChatItem; busy: boolean; last: boolean }) {
   return (
     <div className="row">
-      <Message item={item} busy={busy} />
+      <Message item={item} busy={busy} last={last} />
     </div>
   );
 });
-
-function Message({ item, busy }: { item: ChatItem; busy: boolean }) {
-  switch (item.role) {
-    case "user":
-      return (
-        <div className="message user" data-testid="message-user">
-          {item.text}
-        </div>
-      );
-    case "assistant":
-      return (
-        <div className="message assistant" data-testid="message-assistant" data-partial={item.partial ? "true" : "false"}>
-          {item.reasoning && (
-            <details className="reasoning">
-              <summary>Reasoning</summary>
-              {item.reasoning}
-            </details>
-          )}
-          {item.text}
-        </div>
-      );
-    case "tool":
-      return <ToolCard item={item} />;
-    case "question":
-      return (
-        <div className="message assistant" data-testid="message-question">
-          {item.question}
-          {item.suggestions.map((s) => (
-            <button key={s.text} className="secondary suggestion" disabled={busy} onClick={() => send({ type: "chat/send", text: s.text })}>
-              {s.text}
-            </button>
-          ))}
-        </div>
-      );
-    case "completion":
-      return (
-        <div className="message completion" data-testid="message-completion">
-          {item.result}
-        </div>
-      );
-    case "error":
-      return (
-        <div className="message error" role="alert" data-testid="message-error" data-kind={item.error.kind}>
-          <div className="error-text">{item.error.message}</div>
-          {item.error.retryable && (
-            <button data-testid="retry" disabled={busy} onClick={() => send({ type: "chat/retry" })}>
-              Retry
-            </button>
-          )}
-        </div>
-      );
-  }
-}

@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from "react";
+import { Pickers } from "./settings/Pickers";
 import { send } from "./vscodeApi";
 
 /**
@@ -27,25 +28,28 @@ export function ChatInput({ busy, waitingCard }: { busy: boolean; waitingCard?: 
   };
 
   return (
-    <div className="input-row">
-      <textarea
-        data-testid="chat-input"
-        aria-label="Message Kiln"
-        placeholder={waitingCard ? "Enter approves the waiting call, Escape to reject with feedback" : "Type a task (Enter to send, Shift+Enter for a new line)"}
-        value={text}
-        rows={3}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      {busy ? (
-        <button data-testid="stop" className="secondary" onClick={() => send({ type: "chat/cancel" })}>
-          Stop
-        </button>
-      ) : (
-        <button data-testid="send" disabled={!text.trim()} onClick={submit}>
-          Send
-        </button>
-      )}
-    </div>
+    <>
+      <Pickers />
+      <div className="input-row">
+        <textarea
+          data-testid="chat-input"
+          aria-label="Message Kiln"
+          placeholder={waitingCard ? "Enter approves the waiting call, Escape to reject with feedback" : "Type a task (Enter to send, Shift+Enter for a new line)"}
+          value={text}
+          rows={3}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        {busy ? (
+          <button data-testid="stop" className="secondary" onClick={() => send({ type: "chat/cancel" })}>
+            Stop
+          </button>
+        ) : (
+          <button data-testid="send" disabled={!text.trim()} onClick={submit}>
+            Send
+          </button>
+        )}
+      </div>
+    </>
   );
 }

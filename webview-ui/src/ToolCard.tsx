@@ -1,31 +1,66 @@
 import { useEffect, useRef, useState } from "react";
-import type { ToolItem } from "../../src/shared/protocol/chat";
+import type { ToolItem, ToolStatus } from "../../src/shared/protocol/chat";
+import { Collapsible } from "./cards/Collapsible";
+import { unifiedLineKind } from "./cards/diffText";
+import { ToolBody, toolTarget } from "./cards/ToolBody";
 import { send } from "./vscodeApi";
 
-/** What the call works on, for the card's title: a path, a command, a URL. */
-function target(item: ToolItem): string {
-  return item.params.path ?? item.params.command ?? item.params.url ?? item.params.regex ?? "";
-}
+const STATUS_LABEL: Record<ToolStatus, string> = {
+  streaming: "streaming",
+  waiting: "waiting",
+  running: "running",
+  done: "done",
+  denied: "denied",
+  error: "failed",
+};
 
 /**
  * A tool call: its parameters while they stream, Approve / Reject while it waits for the user,
- * then its state and result.
+ * then its state and result. The title stays one line of text (`name target state`): e2e tests and
+ * screen readers read it that way.
  */
 export function ToolCard({ item }: { item: ToolItem }) {
   const waiting = item.status === "waiting" && item.approval !== undefined;
+  const target = toolTarget(item);
   return (
     <div className="message tool" data-testid="message-tool" data-status={item.status} data-card={item.id}>
       <div className="tool-title">
-        {item.name} {target(item)} <span className="tool-status">{item.status}</span>
+        <span className="tool-name">{item.name}</span>
+        {target && <span className="tool-target"> {target}</span>}{" "}
+        <span className={`tool-status status-${item.status}`} data-testid="tool-status">
+          {STATUS_LABEL[item.status]}
+        </span>
       </div>
+      <ToolBody item={item} />
       {waiting && <ApprovalBox id={item.id} approval={item.approval!} />}
-      {item.result !== undefined && (
-        <details>
-          <summary>Result</summary>
-          <pre>{item.result}</pre>
-        </details>
-      )}
+      {item.result !== undefined && item.result !== "" && <ToolResult item={item} />}
     </div>
+  );
+}
+
+/** What the model was told. Folded unless the call failed: then the error is what matters. */
+function ToolResult({ item }: { item: ToolItem }) {
+  const summary = item.status === "error" ? "Error" : item.status === "denied" ? "Denied" : item.name === "execute_command" ? "Output" : "Result";
+  return (
+    <Collapsible className="tool-result" testId="tool-result" autoOpen={item.status === "error"} summary={summary}>
+      {() => <pre>{item.result}</pre>}
+    </Collapsible>
+  );
+}
+
+/**
+ * The proposed change as a unified diff, each line coloured by what it does. One block per line
+ * and no newline characters: copied or read as innerText, the lines come out once each.
+ */
+function DiffView({ diff }: { diff: string }) {
+  return (
+    <pre className="diff" data-testid="approval-diff">
+      {diff.split("\n").map((line, i) => (
+        <span key={i} className={`diff-line diff-${unifiedLineKind(line)}`}>
+          {line}
+        </span>
+      ))}
+    </pre>
   );
 }
 
@@ -53,7 +88,7 @@ function ApprovalBox({ id, approval }: { id: string; approval: NonNullable<ToolI
         {approval.protectedPaths?.length ? <span className="badge"> protected: {approval.protectedPaths.join(", ")}</span> : null}
       </div>
       {approval.reason && <div className="approval-reason">{approval.reason}</div>}
-      {approval.diff && <pre className="diff" data-testid="approval-diff">{approval.diff}</pre>}
+      {approval.diff && <DiffView diff={approval.diff} />}
       <div className="approval-actions">
         <button ref={approveRef} data-testid="approve" onClick={() => answer(true)}>
           Approve

@@ -13,7 +13,7 @@ import { AssistantMessageParser } from "../toolcall/xml/AssistantMessageParser";
 import { NativeToolCallAssembler } from "../toolcall/native/NativeToolCallAssembler";
 import type { ToolUseBlock } from "../toolcall/types";
 import { runToolTurn, type ToolCall } from "./toolTurn";
-import type { PipelineDeps } from "../tools/pipeline";
+import type { ApprovalTally, PipelineDeps } from "../tools/pipeline";
 import type { SubtaskResult, TaskControls, TodoItem } from "../ports/taskControls";
 import type { Mode } from "../modes/modes";
 import { awaitSubtask, forwardSubtask } from "./subtask";
@@ -77,6 +77,8 @@ export class Task implements Disposable {
   /** The running subtask: the user's messages go to it while it waits for an answer. */
   private child: Task | undefined;
   private subtasks = 0;
+  /** For the auto-approve limits; a subtask shares its parent's, whose cost includes the subtask's. */
+  private approvalTally: ApprovalTally = { autoApproved: 0, costSoFar: () => this.usage.totalCost() ?? 0 };
 
   constructor(private readonly options: TaskOptions) {
     this.log = new ChatLog(options.idPrefix);
@@ -114,6 +116,19 @@ export class Task implements Disposable {
       ...(cost === undefined ? {} : { cost }),
       todos: this.todoList.map((t) => ({ ...t })),
     };
+  }
+
+  /**
+   * The user picked a mode (chat input, keybinding): like switch_mode, it applies from the next
+   * request on. False when the task has no tools or knows no such mode.
+   */
+  setMode(slug: string): boolean {
+    const toolbox = this.options.toolbox;
+    const mode = toolbox?.modes.find((m) => m.slug === slug);
+    if (!toolbox || !mode) return false;
+    toolbox.mode = mode;
+    this.log.fire({ type: "mode", mode: mode.slug });
+    return true;
   }
 
   /** Whether a message can be sent now: the task is idle, or its subtask waits for an answer. */
@@ -355,12 +370,13 @@ export class Task implements Disposable {
       runSubtask: (mode, message, todos) => this.runSubtask(mode, message, todos, signal),
       condense: (focus) => this.condense(focus, signal),
     };
-    return { ...deps, context: { ...deps.context, task } };
+    return { ...deps, context: { ...deps.context, task }, approvalTally: this.approvalTally };
   }
 
   private async runSubtask(mode: Mode, message: string, todos: TodoItem[], signal: AbortSignal): Promise<SubtaskResult> {
     const child = new Task({ ...this.options, toolbox: this.options.toolbox!.withMode(mode), idPrefix: `${this.options.idPrefix ?? "m"}.${++this.subtasks}.` });
     child.todoList = todos;
+    child.approvalTally = this.approvalTally;
     const forward = forwardSubtask(child, this.log, this.usage);
     this.child = child;
     const done = awaitSubtask(child, signal);

@@ -6,7 +6,7 @@ import type { BrowserSessionFactory } from "../ports/browser";
 import type { FileSystem } from "../ports/fileSystem";
 import type { Terminal } from "../ports/terminal";
 import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
-import type { AutoApprovePolicy, PipelineDeps } from "../tools/pipeline";
+import type { AutoApproveInput, PipelineDeps } from "../tools/pipeline";
 import type { ToolRegistry } from "../tools/registry";
 import { WorkspaceIgnore } from "../workspace/ignore";
 
@@ -34,7 +34,7 @@ export interface ToolboxOptions {
   mode: Mode;
   protocol: ToolProtocolSetting;
   approvals: Approvals;
-  autoApprove: AutoApprovePolicy | (() => AutoApprovePolicy);
+  autoApprove: AutoApproveInput | (() => AutoApproveInput);
   cwd: string;
   fs: FileSystem;
   os: string;

@@ -5,7 +5,11 @@ import type { EditReview } from "../ports/editReview";
 import type { FileSystem } from "../ports/fileSystem";
 import type { ArgsOf, ParamSpecs } from "./params";
 
-export type ApprovalCategory = "delete";
+/**
+ * Calls approved on their own terms, apart from their tool's group: deleting (an edit tool, but
+ * riskier) and the task tools a user may want to confirm (switch_mode, new_task, update_todo_list).
+ */
+export type ApprovalCategory = "delete" | "mode" | "subtask" | "todo";
 
 export type ToolGroup = "read" | "edit" | "command" | "browser" | "mcp" | "always";
 

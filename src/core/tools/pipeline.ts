@@ -1,12 +1,15 @@
 import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/approvals";
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
-import type { ApprovalCategory, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
+import type { AnyTool, ApprovalCategory, ApprovalInfo, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
 import { coerceArgs } from "./params";
 import { resolvePath, resolveRealPath, type ResolvedPath } from "./paths";
 import { ignoreRulesOf } from "../workspace/ignore";
 import type { ToolRegistry } from "./registry";
+import { decide, type Decision, type PolicyCall } from "../approval/policy";
+import { settingsFromGroups, type ApprovalState, type AutoApproveSettings } from "../approval/settings";
 
+/** The group shape of auto-approval, still accepted (tests, simple callers) and read as settings. */
 export interface AutoApprovePolicy {
   /** Groups that run without asking. */
   groups: ReadonlySet<ToolGroup>;
@@ -16,7 +19,23 @@ export interface AutoApprovePolicy {
   categories?: ReadonlySet<ApprovalCategory>;
 }
 
+/** Either shape; the full settings add command lists, limits and the global switch. */
+export type AutoApproveInput = AutoApprovePolicy | AutoApproveSettings;
+
 export const ASK_EVERYTHING: AutoApprovePolicy = { groups: new Set(), outsideWorkspace: false };
+
+export function toSettings(input: AutoApproveInput): AutoApproveSettings {
+  return "groups" in input ? settingsFromGroups(input.groups, input.outsideWorkspace, input.categories) : input;
+}
+
+/**
+ * The task's count of auto-approved calls (the pipeline adds to it) and what the task has cost,
+ * for the limits after which auto-approval stops. A subtask shares its parent's.
+ */
+export interface ApprovalTally {
+  autoApproved: number;
+  costSoFar(): number;
+}
 
 export interface PipelineDeps {
   registry: ToolRegistry;
@@ -24,7 +43,9 @@ export interface PipelineDeps {
   /** All modes, to tell the model which one may do what this one may not. */
   modes?: readonly Mode[];
   approvals: Approvals;
-  autoApprove: AutoApprovePolicy;
+  autoApprove: AutoApproveInput;
+  /** Without it there is nothing to count against, and the limits never apply. */
+  approvalTally?: ApprovalTally;
   context: ToolContext;
   /** Results longer than this are cut; the full text is kept with saveOverflow. */
   maxResultChars?: number;
@@ -70,11 +91,36 @@ function fail(message: string): ToolCallResult {
  */
 export function isUnattendedRead(block: ToolUseBlock, deps: PipelineDeps): boolean {
   const tool = deps.registry.get(block.name);
-  if (!tool || tool.group !== "read" || block.error || block.partial || !deps.autoApprove.groups.has("read")) return false;
+  if (!tool || tool.group !== "read" || block.error || block.partial) return false;
   const coerced = coerceArgs(tool.params, block.params);
   if (!coerced.ok) return false;
-  const paths = (tool.approval?.(coerced.args).paths ?? []).map((path) => resolvePath(deps.context.cwd, path));
-  return deps.autoApprove.outsideWorkspace || !paths.some((p) => isOutside(p, tool.group, deps));
+  const approval = tool.approval?.(coerced.args);
+  const paths = (approval?.paths ?? []).map((path) => resolvePath(deps.context.cwd, path));
+  return decide(policyCall(tool, coerced.args, approval, paths, deps), toSettings(deps.autoApprove), stateOf(deps)).kind === "allow";
+}
+
+/** The policy's view of a call: resolved paths, protected ones, and the command of a command tool. */
+function policyCall(tool: AnyTool, args: Record<string, unknown>, approval: ApprovalInfo | undefined, paths: readonly ResolvedPath[], deps: PipelineDeps, details: ApprovalDetails = {}): PolicyCall {
+  return {
+    tool: tool.name,
+    group: tool.group,
+    ...(approval?.category ? { category: approval.category } : {}),
+    paths: paths.map((p) => ({ ...p, outsideWorkspace: isOutside(p, tool.group, deps) })),
+    // Reading Kiln's configuration changes nothing: protection guards what changes files.
+    protectedPaths: tool.group === "read" ? [] : paths.filter((p) => isProtected(p)).map((p) => p.display),
+    ...(tool.group === "command" && typeof args.command === "string" ? { command: args.command } : {}),
+    ...(details.alwaysAsk ? { alwaysAsk: true } : {}),
+    ...(details.reason ? { reason: details.reason } : {}),
+  };
+}
+
+function stateOf(deps: PipelineDeps): ApprovalState {
+  return { autoApprovedRequests: deps.approvalTally?.autoApproved ?? 0, costSoFar: deps.approvalTally?.costSoFar() ?? 0 };
+}
+
+/** The policy's refusal: no one was asked, so the model hears the rule, not a user's no. */
+function refused(toolName: string, reason: string): ToolCallResult {
+  return { status: "denied", forModel: `Kiln refused ${toolName} without asking the user: ${reason} Do not try it again in another form; find another way, or ask the user to run it.` };
 }
 
 function isOutside(path: ResolvedPath, group: ToolGroup, deps: PipelineDeps): boolean {
@@ -104,20 +150,22 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   if (hidden.length > 0) {
     return fail(`${hidden.map((p) => p.display).join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden from Kiln by .kilocodeignore; leave ${hidden.length === 1 ? "it" : "them"} alone or ask the user.`);
   }
-  const outside = paths.some((p) => isOutside(p, tool.group, deps));
-  const guarded = paths.filter((p) => isProtected(p));
   let asked: Promise<ApprovalDecision> | undefined;
+  let refusal: string | undefined;
   // One decision per call, however often the tool asks (an edit asks when its diff is ready).
   const approve = (details: ApprovalDetails = {}): Promise<ApprovalDecision> => {
     asked ??= (async () => {
-      const category = approval?.category;
-      const auto =
-        deps.autoApprove.groups.has(tool.group) &&
-        (!category || deps.autoApprove.categories?.has(category) === true) &&
-        (!outside || deps.autoApprove.outsideWorkspace) &&
-        guarded.length === 0 &&
-        !details.alwaysAsk;
-      if (auto || !approval) return { approved: true } as const;
+      if (!approval) return { approved: true } as const;
+      const call = policyCall(tool, coerced.args, approval, paths, deps, details);
+      const verdict: Decision = decide(call, toSettings(deps.autoApprove), stateOf(deps));
+      if (verdict.kind === "allow") {
+        if (deps.approvalTally) deps.approvalTally.autoApproved++;
+        return { approved: true } as const;
+      }
+      if (verdict.kind === "deny") {
+        refusal = verdict.reason;
+        return { approved: false, feedback: verdict.reason } as const;
+      }
       deps.onPhase?.("waiting");
       const decision = await deps.approvals.request({
         tool: tool.name,
@@ -125,9 +173,10 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
         summary: approval.summary,
         params: block.params,
         paths: paths.map((p) => p.absolute),
-        outsideWorkspace: outside,
-        protectedPaths: guarded.map((p) => p.display),
+        outsideWorkspace: call.paths.some((p) => p.outsideWorkspace),
+        protectedPaths: [...call.protectedPaths],
         ...(approval.category ? { category: approval.category } : {}),
+        ...(verdict.reason ? { reason: verdict.reason } : {}),
         ...details,
       });
       if (decision.approved) deps.onPhase?.("running");
@@ -137,6 +186,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   };
   if (!approval?.reviewed) {
     const decision = await approve();
+    if (refusal) return refused(tool.name, refusal);
     if (!decision.approved) return denied(tool.name, decision.feedback);
   }
 
@@ -146,7 +196,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   } catch (err) {
     return fail(`${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (outcome.kind === "denied") return denied(tool.name, outcome.feedback);
+  if (outcome.kind === "denied") return refusal ? refused(tool.name, refusal) : denied(tool.name, outcome.feedback);
   if (outcome.kind !== "result") return { status: "done", outcome, forModel: "" };
   const isError = outcome.text.startsWith("Error:");
   const text = await cap(tool.name, outcome.text, deps);

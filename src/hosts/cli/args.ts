@@ -1,5 +1,5 @@
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
-import type { ApprovalCategory, ToolGroup } from "../../core/tools/defineTool";
+import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 
 export interface CliArgs {
@@ -11,9 +11,8 @@ export interface CliArgs {
   apiKeyEnv?: string;
   mode: string;
   protocol: ToolProtocolSetting;
-  approve: Set<ToolGroup>;
-  /** Categories auto-approved on their own (deleting files), apart from the groups. */
-  approveCategories: Set<ApprovalCategory>;
+  /** What runs without asking: --approve's words, with the command lists and limits of the flags. */
+  autoApprove: AutoApproveSettings;
   maxRequests: number;
   retries: number;
   fuzzyThreshold?: number;
@@ -31,8 +30,15 @@ Options:
   --mode SLUG                  code | architect | ask | debug | orchestrator (default code)
   --protocol xml|native|auto   how tools are called (default xml; auto: native, XML if the endpoint
                                rejects tools or the model writes XML)
-  --approve none|read|all|GROUPS  what runs without asking (groups: read,edit,command,browser,mcp;
-                               add delete to let delete_file run too: edit alone does not; all does)
+  --approve none|read|all|WORDS  what runs without asking: read,edit,command,browser,mcp; delete
+                               (edit alone does not delete); read-outside, write-outside and
+                               write-protected (widen read and edit); mode, subtask, todo. all: every one
+  --allow-command PREFIX       with command: only commands whose every part (a && b; c | d) starts
+                               with one of these run unasked (repeatable; default: any command)
+  --deny-command PREFIX        commands starting so always ask, which here means no (repeatable;
+                               the longer matching prefix wins); $(…), backticks and destructive
+                               commands always ask too
+  --max-approvals N            after N auto-approved calls, every call asks (default: no limit)
   --max-requests N             stop after N model requests (default 50)
   --retries N                  automatic retries of a failed request (default 3; Retry-After honoured)
   --fuzzy-threshold X          apply_diff similarity from 0.8 to 1 (default 1: exact apart from whitespace)
@@ -41,23 +47,14 @@ Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 us
 
 export class UsageError extends Error {}
 
-const GROUPS: readonly ToolGroup[] = ["read", "edit", "command", "browser", "mcp"];
-
-const CATEGORIES: readonly ApprovalCategory[] = ["delete"];
-
-function parseApprove(value: string): { groups: Set<ToolGroup>; categories: Set<ApprovalCategory> } {
-  if (value === "none") return { groups: new Set(), categories: new Set() };
-  if (value === "all") return { groups: new Set(GROUPS), categories: new Set(CATEGORIES) };
+function parseApprove(value: string): ApproveWord[] {
+  if (value === "none") return [];
+  if (value === "all") return [...APPROVE_WORDS];
   const words = value.split(",").map((g) => g.trim());
   for (const w of words) {
-    if (!GROUPS.includes(w as ToolGroup) && !CATEGORIES.includes(w as ApprovalCategory)) {
-      throw new UsageError(`--approve: unknown group "${w}" (use none, all, or ${[...GROUPS, ...CATEGORIES].join(",")})`);
-    }
+    if (!isApproveWord(w)) throw new UsageError(`--approve: unknown group "${w}" (use none, all, or ${APPROVE_WORDS.join(",")})`);
   }
-  return {
-    groups: new Set(words.filter((w): w is ToolGroup => GROUPS.includes(w as ToolGroup))),
-    categories: new Set(words.filter((w): w is ApprovalCategory => CATEGORIES.includes(w as ApprovalCategory))),
-  };
+  return words as ApproveWord[];
 }
 
 /** Parses argv by hand: a dozen flags do not justify a dependency. */
@@ -71,12 +68,15 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     workspace: cwd,
     mode: "code",
     protocol: "xml",
-    approve: new Set(),
-    approveCategories: new Set(),
+    autoApprove: settingsFromWords([]),
     maxRequests: 50,
     retries: 3,
   };
   const words: string[] = [];
+  let approve: ApproveWord[] = [];
+  const allowed: string[] = [];
+  const denied: string[] = [];
+  let maxApprovals = 0;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const value = () => {
@@ -109,10 +109,20 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         args.protocol = protocol;
         break;
       }
-      case "--approve": {
-        const approve = parseApprove(value());
-        args.approve = approve.groups;
-        args.approveCategories = approve.categories;
+      case "--approve":
+        approve = parseApprove(value());
+        break;
+      case "--allow-command":
+      case "--deny-command": {
+        const prefix = value().trim();
+        if (!prefix) throw new UsageError(`${arg} needs a command prefix`);
+        (arg === "--allow-command" ? allowed : denied).push(prefix);
+        break;
+      }
+      case "--max-approvals": {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 0) throw new UsageError("--max-approvals must be a whole number (0: no limit)");
+        maxApprovals = n;
         break;
       }
       case "--max-requests": {
@@ -148,5 +158,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(", ")} (got "${args.settings.kind}")`);
   }
   if (words.length > 0) args.prompt = words.join(" ");
+  if ((allowed.length || denied.length) && !approve.includes("command")) throw new UsageError("--allow-command and --deny-command need command in --approve");
+  // Without a list, --approve command keeps meaning any command; the deny list, $(…) and destructive commands still ask.
+  args.autoApprove = settingsFromWords(approve, { allowed: allowed.length ? allowed : ["*"], denied, maxRequests: maxApprovals });
   return args;
 }

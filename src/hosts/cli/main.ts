@@ -61,7 +61,7 @@ function makeTask(args: CliArgs): Task {
     mode,
     protocol: args.protocol,
     approvals: new TerminalApprovals(Boolean(process.stdin.isTTY)),
-    autoApprove: { groups: args.approve, outsideWorkspace: false, categories: args.approveCategories },
+    autoApprove: args.autoApprove,
     cwd: workspace,
     modes: loaded.modes,
     fuzzyThreshold: () => args.fuzzyThreshold,

@@ -17,9 +17,12 @@ export class TerminalApprovals implements Approvals {
           ? "this call always needs a person"
           : request.outsideWorkspace
             ? "it reaches outside the workspace"
-            : `${kind} calls are not auto-approved (add ${kind} to --approve)`;
-      const reason = request.reason ? ` (${request.reason})` : "";
-      return { approved: false, feedback: `Not approved in this headless run: ${why}${reason}.` };
+            : // The policy's reason (a command not on the allowed list, a limit reached) says it best.
+              request.reason
+              ? undefined
+              : `${kind} calls are not auto-approved (add ${kind} to --approve)`;
+      const said = why === undefined ? request.reason : `${why}${request.reason ? ` (${request.reason})` : ""}.`;
+      return { approved: false, feedback: `Not approved in this headless run: ${said}` };
     }
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {

@@ -9,6 +9,8 @@ import type { Provider } from "../../core/llm/types";
 import type { Logger } from "../../core/ports";
 import { DisposableStore, Emitter } from "../../shared/disposable";
 import { parseWebviewMessage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../shared/protocol/messages";
+import type { ProfileStore } from "./profileStore";
+import { SessionChoices } from "./sessionChoices";
 
 export interface ChatSessionDeps {
   logger: Logger;
@@ -18,6 +20,11 @@ export interface ChatSessionDeps {
   modelOverrides(): unknown;
   /** Tools for a new task; undefined makes it a plain chat (no folder open). */
   createToolbox?(approvals: Approvals): Toolbox | undefined;
+  /**
+   * Provider profiles: with them, requests use the profile chosen for the task's mode (picker, pin,
+   * active profile) instead of getProvider/modelOverrides/providerSummary.
+   */
+  profiles?: ProfileStore;
 }
 
 /**
@@ -33,13 +40,32 @@ export class ChatSession implements vscode.Disposable {
   private readonly posted = new Emitter<HostToWebview>();
   /** Every message sent to the webview, for the in-host tests. */
   readonly onDidPost = this.posted.event;
+  /** The chat's mode and profile pickers; undefined without profiles (then the deps decide). */
+  private readonly choices: SessionChoices | undefined;
+  private readonly sessionListeners = new DisposableStore();
 
   constructor(
     readonly name: string,
     private readonly deps: ChatSessionDeps,
   ) {
     this.approvals = new ChatApprovals(deps.logger);
+    if (deps.profiles) {
+      this.choices = new SessionChoices(deps.profiles, deps.logger);
+      // A profile added, renamed or made active elsewhere shows in the picker at once.
+      this.sessionListeners.add(deps.profiles.onDidChange(() => this.postPickers()));
+    }
     this.task = this.createTask();
+  }
+
+  /** Mode picker and the cycle-mode keybinding: the current task goes on in this mode. */
+  pickMode(slug: string): boolean {
+    if (!this.choices) return this.task.setMode(slug);
+    return this.choices.pickMode(this.task, slug);
+  }
+
+  /** Switches to the next mode; returns its slug, or undefined when the chat has no modes. */
+  cycleMode(): string | undefined {
+    return this.choices?.cycleMode(this.task);
   }
 
   attach(webview: vscode.Webview): vscode.Disposable {
@@ -70,6 +96,7 @@ export class ChatSession implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.sessionListeners.dispose();
     this.approvals.rejectAll();
     this.task.dispose();
     this.taskListeners.dispose();
@@ -102,34 +129,73 @@ export class ChatSession implements vscode.Disposable {
       case "chat/newTask":
         this.newTask();
         return;
+      case "chat/setMode":
+        this.pickMode(message.slug);
+        return;
+      case "chat/setProfile":
+        if (await this.choices?.pickProfile(message.name)) this.postPickers();
+        return;
+      case "chat/openLink": {
+        // The link comes from model output: web pages only, never file:, command: or vscode: URIs.
+        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(message.url)?.[1]?.toLowerCase();
+        if (scheme !== "http" && scheme !== "https") {
+          this.deps.logger.warn(`${this.name}: not opening a ${scheme ?? "relative"} link from the chat`);
+          return;
+        }
+        await vscode.env.openExternal(vscode.Uri.parse(message.url, true));
+        return;
+      }
+      case "chat/runCommand": {
+        // The user clicked Run on the completion: their choice, made in a terminal of their own (not
+        // the agent's, which may be busy) where they see it run.
+        const terminal = vscode.window.createTerminal({ name: "Kiln", iconPath: new vscode.ThemeIcon("flame") });
+        terminal.show();
+        terminal.sendText(message.command);
+        return;
+      }
     }
   }
 
   private createTask(): Task {
+    const choices = this.choices;
+    const toolbox = this.deps.createToolbox?.(this.approvals);
     const task = new Task({
-      getProvider: () => this.deps.getProvider(),
+      getProvider: () => (choices ? choices.provider() : this.deps.getProvider()),
       logger: this.deps.logger,
       retry: () => this.deps.retryPolicy(),
-      modelOverrides: () => this.deps.modelOverrides(),
-      toolbox: this.deps.createToolbox?.(this.approvals),
+      modelOverrides: () => (choices ? choices.modelOverrides() : this.deps.modelOverrides()),
+      toolbox: choices ? choices.prepare(toolbox) : toolbox,
     });
     this.taskListeners.add(
       task.onDidChange((event) => {
         const message = toHostMessage(event, task);
         if (message) this.post(message);
+        if (event.type === "mode" && choices) {
+          // A mode with a pinned profile brings its profile along.
+          choices.modeChanged();
+          this.postPickers();
+        }
       }),
     );
     return task;
   }
 
   private postSnapshot(): void {
-    let provider: ProviderSummary;
+    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider: this.providerSummary(), task: this.task.info() });
+    this.postPickers();
+  }
+
+  private providerSummary(): ProviderSummary {
     try {
-      provider = this.deps.providerSummary();
+      return this.choices ? this.choices.summary() : this.deps.providerSummary();
     } catch (err) {
-      provider = { kind: "invalid", model: err instanceof Error ? err.message : String(err) };
+      return { kind: "invalid", model: err instanceof Error ? err.message : String(err) };
     }
-    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider, task: this.task.info() });
+  }
+
+  private postPickers(): void {
+    // The provider goes along: after a profile or mode change the snapshot's summary is stale.
+    if (this.choices) this.post({ type: "chat/pickers", pickers: { ...this.choices.pickers(), provider: this.providerSummary() } });
   }
 
   private post(message: HostToWebview): void {

@@ -6,14 +6,12 @@ import { BUILTIN_MODES, findMode } from "../../core/modes/modes";
 import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
-import type { AutoApprovePolicy } from "../../core/tools/pipeline";
-import type { ToolGroup } from "../../core/tools/defineTool";
 import { createDefaultRegistry } from "../../core/tools/registry";
 import type { Approvals } from "../../core/ports/approvals";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
 import { createVsCodeTerminal, VsCodeLauncher } from "./vscodeTerminal";
+import { readAutoApprove } from "./autoApprove";
 
-const GROUPS: readonly ToolGroup[] = ["read", "edit", "command", "browser", "mcp"];
 const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
 
 /** Settings are user input: a wrong value is logged and replaced by the default, never fatal. */
@@ -22,15 +20,6 @@ function setting<T>(logger: Logger, key: string, fallback: T, valid: (value: unk
   if (valid(value)) return value;
   logger.warn(`setting kiln.${key} is ${JSON.stringify(value)}, which is not valid; using ${JSON.stringify(fallback)}`);
   return fallback;
-}
-
-function readAutoApprove(logger: Logger): AutoApprovePolicy {
-  const entries = setting(logger, "autoApprove", ["read"] as string[], (v): v is string[] => Array.isArray(v) && v.every((g) => GROUPS.includes(g as ToolGroup) || g === "delete"));
-  return {
-    groups: new Set(entries.filter((g): g is ToolGroup => g !== "delete")),
-    categories: new Set(entries.includes("delete") ? (["delete"] as const) : []),
-    outsideWorkspace: false,
-  };
 }
 
 /** Tabs open on files of the workspace, the active one first, as the model should see paths. */

@@ -9,6 +9,11 @@ import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./providerConfig";
 import { setUpWebview } from "./webviewSetup";
 import { toolboxFactory } from "./agentSetup";
+import { registerAutoApproveToggle } from "./autoApprove";
+import { ProfileStore } from "./profileStore";
+import { findProfile, secretNameOf } from "./profiles";
+import { SettingsController } from "./settingsController";
+import { SettingsPanel } from "./settingsPanel";
 
 /** What the extension exports outside production mode, for the tests running in the real host. */
 export interface KilnTestApi {
@@ -19,14 +24,26 @@ export interface KilnTestApi {
   setSecretForTest(kind: ProviderKind, value: string | undefined): Thenable<void>;
   globalStorageUri: vscode.Uri;
   logUri: vscode.Uri;
+  /** The settings panel's message handler, driven directly by the tests. */
+  settings: SettingsController;
+  settingsPanel: SettingsPanel;
+  profiles: ProfileStore;
+  /** The stored key of a profile by name, to check where keys go. */
+  readProfileKey(name: string): Promise<string | undefined>;
 }
 
 export function activate(context: vscode.ExtensionContext): KilnTestApi | undefined {
   const logger = new OutputLogger();
   context.subscriptions.push(logger);
 
+  const profiles = new ProfileStore(context.secrets, logger);
+  const settings = new SettingsController(profiles, context.globalStorageUri, logger);
+  const settingsPanel = new SettingsPanel(context.extensionUri, settings);
+  context.subscriptions.push(profiles, settings, settingsPanel);
+
   const deps: ChatSessionDeps = {
     logger,
+    profiles,
     getProvider: async () => createProvider(await resolveProviderConfig(context.secrets)),
     retryPolicy: () => {
       const retries = vscode.workspace.getConfiguration("kiln.provider").get<number>("retries", DEFAULT_RETRY.maxRetries);
@@ -54,6 +71,10 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     }),
     vscode.commands.registerCommand("kiln.openInTab", () => openInTab(context, deps)),
     vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
+    vscode.commands.registerCommand("kiln.openSettings", () => void settingsPanel.open()),
+    // The sidebar's chat: the keybinding works from the Kiln view, where that chat is.
+    vscode.commands.registerCommand("kiln.cycleMode", () => sidebar.cycleMode()),
+    registerAutoApproveToggle(),
   );
   logger.info(`Kiln ${String(context.extension.packageJSON.version)} activated`);
 
@@ -67,6 +88,13 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
       value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value),
     globalStorageUri: context.globalStorageUri,
     logUri: context.logUri,
+    settings,
+    settingsPanel,
+    profiles,
+    readProfileKey: async (name) => {
+      const profile = findProfile(profiles.read(), name);
+      return profile ? context.secrets.get(secretNameOf(profile)) : undefined;
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { ProviderError } from "../../core/llm/errors";
 import { apiKeyFromEnv } from "../../core/llm/keys";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderConfig, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
+import { secretNameOf, type LegacySettings, type Profile } from "./profiles";
 
 export function readProviderSettings(): ProviderSettings {
   const config = vscode.workspace.getConfiguration("kiln.provider");
@@ -21,4 +22,25 @@ export async function resolveProviderConfig(secrets: vscode.SecretStorage): Prom
   const settings = readProviderSettings();
   const stored = await secrets.get(apiKeySecretName(settings.kind));
   return { ...settings, apiKey: stored || apiKeyFromEnv(settings.kind, process.env) };
+}
+
+/** The `kiln.provider.*` values behind the "default" profile, unchecked (profiles.ts checks them). */
+export function readLegacySettings(): LegacySettings {
+  const config = vscode.workspace.getConfiguration("kiln.provider");
+  return {
+    kind: config.get<unknown>("kind", "anthropic"),
+    baseUrl: config.get<unknown>("baseUrl", ""),
+    model: config.get<unknown>("model", ""),
+    protocol: config.get<unknown>("protocol", "xml"),
+    modelInfo: config.get<unknown>("modelInfo"),
+  };
+}
+
+/**
+ * A profile plus its key: the profile's SecretStorage entry, then the kind's environment variable.
+ * A named profile never borrows the default profile's key: it may point at another endpoint.
+ */
+export async function resolveProfileConfig(secrets: vscode.SecretStorage, profile: Profile): Promise<ProviderConfig> {
+  const stored = await secrets.get(secretNameOf(profile));
+  return { kind: profile.kind, baseUrl: profile.baseUrl, model: profile.model, apiKey: stored || apiKeyFromEnv(profile.kind, process.env) };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseMessage, type ParsedMessage } from "./parse";
 import type { ChatItem } from "./chat";
 
 /**
@@ -6,6 +7,8 @@ import type { ChatItem } from "./chat";
  * so the host parses each message with these schemas and drops what does not fit.
  */
 export const MAX_USER_TEXT = 200_000;
+export const MAX_LINK_URL = 8_192;
+export const MAX_RUN_COMMAND = 10_000;
 
 export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("view/ready") }).strict(),
@@ -22,6 +25,14 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
       feedback: z.string().max(MAX_USER_TEXT).optional(),
     })
     .strict(),
+  /** A link in model output the user clicked; the host opens http(s) URLs only. */
+  z.object({ type: z.literal("chat/openLink"), url: z.string().min(1).max(MAX_LINK_URL) }).strict(),
+  /** Run on a completion's proposed command: the user's own click, so it runs in a visible terminal. */
+  z.object({ type: z.literal("chat/runCommand"), command: z.string().trim().min(1).max(MAX_RUN_COMMAND) }).strict(),
+  /** Mode picker: the current task goes on in this mode, and the chat's new tasks start in it. */
+  z.object({ type: z.literal("chat/setMode"), slug: z.string().min(1).max(100) }).strict(),
+  /** Profile picker: the current task's requests use this profile, which also becomes the active one. */
+  z.object({ type: z.literal("chat/setProfile"), name: z.string().trim().min(1).max(64) }).strict(),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
@@ -40,7 +51,20 @@ export type HostToWebview =
   /** A request failed for a passing reason and goes out again after delayMs. */
   | { type: "chat/retrying"; attempt: number; of: number; delayMs: number; reason: string }
   /** Tokens, cost, todos or mode changed. Small, so sent whole. */
-  | { type: "chat/task"; task: TaskInfo };
+  | { type: "chat/task"; task: TaskInfo }
+  /** What the chat input's mode and profile pickers offer and show; sent after a snapshot and on change. */
+  | { type: "chat/pickers"; pickers: Pickers };
+
+export interface Pickers {
+  /** The current task's modes; empty when the chat has no tools (no folder open). */
+  modes: { slug: string; name: string }[];
+  mode?: string;
+  profiles: { name: string; kind: string; model: string }[];
+  /** The profile the current task's next request uses. */
+  profile?: string;
+  /** Its kind and model, as in the snapshot (which is not sent again when they change). */
+  provider?: ProviderSummary;
+}
 
 export interface TaskInfo {
   mode: string;
@@ -58,13 +82,8 @@ export interface ProviderSummary {
   model: string;
 }
 
-export type ParseResult = { ok: true; message: WebviewToHost } | { ok: false; reason: string };
+export type ParseResult = ParsedMessage<WebviewToHost>;
 
 export function parseWebviewMessage(raw: unknown): ParseResult {
-  const result = WebviewToHostSchema.safeParse(raw);
-  if (result.success) return { ok: true, message: result.data };
-  const type = typeof raw === "object" && raw !== null && "type" in raw ? String((raw as { type: unknown }).type) : typeof raw;
-  const issue = result.error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-  return { ok: false, reason: `invalid webview message (${type.slice(0, 60)}): ${issue?.message ?? "no detail"}${where}` };
+  return parseMessage(WebviewToHostSchema, raw, "webview");
 }

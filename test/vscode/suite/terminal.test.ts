@@ -94,6 +94,8 @@ describe("execute_command's terminal in the real extension host", () => {
       const api = await kiln();
       await configure("openai-compatible", server.openaiBaseUrl);
       await vscode.workspace.getConfiguration("kiln").update("autoApprove", ["read", "command"], vscode.ConfigurationTarget.Global);
+      // Each part of the chain must be on the allow-list (the default one has no `exit`).
+      await vscode.workspace.getConfiguration("kiln").update("autoApproveAllowedCommands", ["echo", "exit"], vscode.ConfigurationTarget.Global);
       api.sidebar.newTask();
       const before = server.requests.length;
       server.enqueue(
@@ -106,6 +108,7 @@ describe("execute_command's terminal in the real extension host", () => {
       assert.match(toModel, /wired-up/);
     } finally {
       await vscode.workspace.getConfiguration("kiln").update("autoApprove", undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration("kiln").update("autoApproveAllowedCommands", undefined, vscode.ConfigurationTarget.Global);
       await server.close();
     }
   });

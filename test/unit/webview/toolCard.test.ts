@@ -1,0 +1,207 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { createElement as h } from "react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolItem, ToolStatus } from "../../../src/shared/protocol/chat";
+import { el, texts } from "./dom";
+import { posted } from "./host";
+import { ToolCard } from "./ui";
+
+function tool(name: string, params: Record<string, string>, status: ToolStatus = "streaming", extra: Partial<ToolItem> = {}): ToolItem {
+  return { id: "t1", role: "tool", name, params, status, ...extra };
+}
+
+function card(item: ToolItem) {
+  const view = render(h(ToolCard, { item }));
+  const node = screen.getByTestId("message-tool");
+  const root = el(node);
+  return { ...view, node, root, title: () => root.querySelector(".tool-title")?.textContent ?? "", text: () => root.textContent ?? "" };
+}
+
+describe("tool cards", () => {
+  beforeEach(() => {
+    posted.length = 0;
+  });
+  afterEach(cleanup);
+
+  it("read_file: the path and line range in the title, filled in as they stream", () => {
+    const { title, rerender, root } = card(tool("read_file", { path: "src/gre" }));
+    expect(title()).toBe("read_file src/gre streaming");
+    expect(root.dataset.status).toBe("streaming");
+    expect(root.dataset.card).toBe("t1");
+    rerender(h(ToolCard, { item: tool("read_file", { path: "src/greet.ts", start_line: "10", end_line: "40" }, "running") }));
+    expect(title()).toBe("read_file src/greet.ts:10-40 running");
+  });
+
+  it("read_file with several files lists each with its lines", () => {
+    const { title, text } = card(tool("read_file", { args: "<file><path>a.ts</path><line_range>1-20</line_range></file><file><path>b.ts</path>" }));
+    expect(title()).toContain("2 files");
+    expect(text()).toContain("a.ts lines 1-20");
+    expect(text()).toContain("b.ts");
+  });
+
+  it("list_files and search_files: where, what and which files", () => {
+    card(tool("list_files", { path: "src", recursive: "true" }, "done"));
+    expect(screen.getByText("recursive")).toBeTruthy();
+    cleanup();
+    const { text } = card(tool("search_files", { path: "src", regex: "function\\s+parse\\w*", file_pattern: "*.ts" }, "done"));
+    expect(text()).toContain("regexfunction\\s+parse\\w*");
+    expect(text()).toContain("insrc");
+    expect(text()).toContain("files*.ts");
+  });
+
+  it("write_to_file: a live preview while it streams, folded with its line count once done", () => {
+    const { rerender, node } = card(tool("write_to_file", { path: "a.ts", content: "line 1\nline 2" }));
+    expect(texts(within(node).getByTestId("write-preview"), "pre")).toEqual(["line 1\nline 2"]);
+    expect(within(node).getByText("2 lines")).toBeTruthy();
+
+    rerender(h(ToolCard, { item: tool("write_to_file", { path: "a.ts", content: "line 1\nline 2\nline 3\n", line_count: "3" }, "done", { result: "Wrote a.ts" }) }));
+    const preview = el(within(node).getByTestId("write-preview"));
+    expect(preview.querySelector("pre")).toBeNull();
+    expect(within(node).getByText("3 lines")).toBeTruthy();
+    fireEvent.click(within(node).getByText("3 lines"));
+    expect(preview.querySelector("pre")?.textContent).toBe("line 1\nline 2\nline 3\n");
+  });
+
+  it("apply_diff: its SEARCH/REPLACE blocks as -/+ lines, the last one still streaming", () => {
+    const diff = "<<<<<<< SEARCH\n:start_line:12\n-------\nold line\n=======\nnew line\nanother\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nsecond old\n\\=======\n=======\nsecond ne";
+    const { node } = card(tool("apply_diff", { path: "a.ts", diff }));
+    const blocks = within(node).getAllByTestId("diff-block").map(el);
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]!.textContent).toContain("at line 12");
+    expect(texts(blocks[0], ".diff-del")).toEqual(["-old line"]);
+    expect(texts(blocks[0], ".diff-add")).toEqual(["+new line", "+another"]);
+    // The escaped marker is content, shown without its backslash.
+    expect(texts(blocks[1], ".diff-del")).toEqual(["-second old", "-======="]);
+    expect(texts(blocks[1], ".diff-add")).toEqual(["+second ne"]);
+    expect(within(node).getByText("2 changes: −3 +3")).toBeTruthy();
+  });
+
+  it("insert_content and search_and_replace: what goes in and what goes out", () => {
+    const { text, root } = card(tool("insert_content", { path: "a.ts", line: "5", content: "import x;\n" }));
+    expect(text()).toContain("before line 5");
+    expect(root.querySelector(".diff-add")?.textContent).toBe("+import x;");
+    cleanup();
+
+    const sr = card(tool("search_and_replace", { path: "a.ts", search: "foo", replace: "bar", use_regex: "true", start_line: "3" }, "waiting"));
+    expect(sr.text()).toContain("regex, lines 3-end");
+    expect(sr.root.querySelector(".diff-del")?.textContent).toBe("-foo");
+    expect(sr.root.querySelector(".diff-add")?.textContent).toBe("+bar");
+  });
+
+  it("execute_command: the command on its own line; the output folded, open when the command failed", () => {
+    const { node, text } = card(tool("execute_command", { command: "npm test", cwd: "packages/a" }, "done", { result: "all green" }));
+    expect(el(within(node).getByTestId("command-line")).textContent).toBe("npm test");
+    expect(text()).toContain("packages/a");
+    const result = within(node).getByTestId("tool-result");
+    expect(el(result).textContent).toBe("Output");
+    fireEvent.click(within(result).getByText("Output"));
+    expect(el(result).textContent).toContain("all green");
+
+    cleanup();
+    const failed = card(tool("execute_command", { command: "npm test" }, "error", { result: "exit code 1" }));
+    expect(el(within(failed.node).getByTestId("tool-result")).textContent).toContain("exit code 1");
+    expect(failed.root.querySelector(".tool-status")?.className).toContain("status-error");
+  });
+
+  it("browser_action: the action in the title, its URL or point below", () => {
+    const { title, text } = card(tool("browser_action", { action: "click", coordinate: "450,300" }, "running"));
+    expect(title()).toBe("browser_action click running");
+    expect(text()).toContain("at450,300");
+    cleanup();
+    expect(card(tool("browser_action", { action: "launch", url: "http://localhost:3000" })).text()).toContain("http://localhost:3000");
+  });
+
+  it("update_todo_list: a checklist, even while its last line streams", () => {
+    const { node } = card(tool("update_todo_list", { todos: "- [x] Read the code\n- [-] Write the test\n- [ ] Run it\n- [ ] Cele" }));
+    const items = [...el(within(node).getByTestId("checklist")).querySelectorAll("li")];
+    expect(items.map((li) => li.dataset.status)).toEqual(["completed", "in_progress", "pending", "pending"]);
+    expect(items.map((li) => li.textContent?.slice(2))).toEqual(["Read the code", "Write the test", "Run it", "Cele"]);
+  });
+
+  it("new_task: the subtask's mode and instructions", () => {
+    const { title, text } = card(tool("new_task", { mode: "architect", message: "Design the cache layer." }));
+    expect(title()).toBe("new_task architect streaming");
+    expect(text()).toContain("Design the cache layer.");
+  });
+
+  it("follow-up questions and completions preview on their card until their own item takes over", () => {
+    const { text, rerender } = card(tool("ask_followup_question", { question: "Which file?" }));
+    expect(text()).toContain("Which file?");
+    rerender(h(ToolCard, { item: tool("ask_followup_question", { question: "Which file?" }, "done") }));
+    expect(text()).not.toContain("Which file?");
+  });
+
+  it("any other tool (MCP) shows its parameters as labelled values", () => {
+    const { title, text } = card(tool("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"Oslo"}' }, "done"));
+    expect(title()).toBe("use_mcp_tool weather · forecast done");
+    expect(text()).toContain('arguments{"city":"Oslo"}');
+  });
+
+  it.each<[ToolStatus, string]>([
+    ["streaming", "streaming"],
+    ["waiting", "waiting"],
+    ["running", "running"],
+    ["done", "done"],
+    ["denied", "denied"],
+    ["error", "failed"],
+  ])("shows the %s state as a badge", (status, label) => {
+    const { node } = card(tool("list_files", { path: "." }, status));
+    const badge = el(within(node).getByTestId("tool-status"));
+    expect(badge.textContent).toBe(label);
+    expect(badge.className).toContain(`status-${status}`);
+  });
+});
+
+describe("the approval box", () => {
+  const waiting = (): ToolItem =>
+    tool("write_to_file", { path: "a.ts", content: "x" }, "waiting", {
+      approval: { summary: "Write a.ts (1 line)", diff: "--- a.ts\n+++ a.ts\n@@ -0,0 +1 @@\n+x\n-y", outsideWorkspace: false },
+    });
+
+  beforeEach(() => {
+    posted.length = 0;
+  });
+  afterEach(cleanup);
+
+  it("shows the summary and the diff with added and removed lines coloured", () => {
+    const { node } = card(waiting());
+    expect(el(within(node).getByTestId("approval")).textContent).toContain("Write a.ts (1 line)");
+    const diff = el(within(node).getByTestId("approval-diff"));
+    expect(texts(diff, ".diff-line")).toEqual(["--- a.ts", "+++ a.ts", "@@ -0,0 +1 @@", "+x", "-y"]);
+    expect(diff.querySelector(".diff-add")?.textContent).toBe("+x");
+    expect(diff.querySelector(".diff-del")?.textContent).toBe("-y");
+    expect(diff.querySelector(".diff-hunk")?.textContent).toContain("@@");
+  });
+
+  it("Approve posts an approval and takes the focus, so Enter approves", () => {
+    const { node } = card(waiting());
+    const approve = within(node).getByTestId("approve");
+    expect(el(approve).ownerDocument.activeElement).toBe(approve);
+    fireEvent.click(approve);
+    expect(posted).toEqual([{ type: "chat/approval", id: "t1", approved: true }]);
+  });
+
+  it("Reject posts a rejection with the feedback typed in the box", () => {
+    const { node } = card(waiting());
+    fireEvent.change(within(node).getByTestId("feedback"), { target: { value: "  use tabs  " } });
+    fireEvent.click(within(node).getByTestId("reject"));
+    expect(posted).toEqual([{ type: "chat/approval", id: "t1", approved: false, feedback: "use tabs" }]);
+  });
+
+  it("Enter in the feedback box rejects with it; Escape moves the focus there", () => {
+    const { node } = card(waiting());
+    const feedback = within(node).getByTestId("feedback");
+    fireEvent.keyDown(within(node).getByTestId("approve"), { key: "Escape" });
+    expect(el(feedback).ownerDocument.activeElement).toBe(feedback);
+    fireEvent.change(feedback, { target: { value: "not this file" } });
+    fireEvent.keyDown(feedback, { key: "Enter" });
+    expect(posted).toEqual([{ type: "chat/approval", id: "t1", approved: false, feedback: "not this file" }]);
+  });
+
+  it("is gone once the call is answered", () => {
+    const { node, rerender } = card(waiting());
+    rerender(h(ToolCard, { item: { ...waiting(), status: "running" } }));
+    expect(within(node).queryByTestId("approval")).toBeNull();
+  });
+});

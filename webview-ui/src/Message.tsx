@@ -1,0 +1,116 @@
+import type { AssistantItem, ChatItem } from "../../src/shared/protocol/chat";
+import { Collapsible } from "./cards/Collapsible";
+import { Markdown } from "./Markdown";
+import { ToolCard } from "./ToolCard";
+import { send } from "./vscodeApi";
+
+type QuestionItem = Extract<ChatItem, { role: "question" }>;
+type CompletionItem = Extract<ChatItem, { role: "completion" }>;
+
+/**
+ * One chat item. `last` says it is the newest: only the newest question's suggestions answer it
+ * (an old one's buttons would send an answer to a question no longer asked).
+ */
+export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; last: boolean }) {
+  switch (item.role) {
+    case "user":
+      return (
+        <div className="message user" data-testid="message-user">
+          {item.text}
+        </div>
+      );
+    case "assistant":
+      return <Assistant item={item} />;
+    case "tool":
+      return <ToolCard item={item} />;
+    case "question":
+      return <Question item={item} answerable={last && !busy} />;
+    case "completion":
+      return <Completion item={item} />;
+    case "error":
+      return (
+        <div className="message error" role="alert" data-testid="message-error" data-kind={item.error.kind}>
+          <div className="error-text">{item.error.message}</div>
+          {item.error.retryable && (
+            <button data-testid="retry" disabled={busy} onClick={() => send({ type: "chat/retry" })}>
+              Retry
+            </button>
+          )}
+        </div>
+      );
+  }
+}
+
+/** Reasoning folded (open while it streams with nothing else to show yet), then the reply as Markdown. */
+function Assistant({ item }: { item: AssistantItem }) {
+  const thinking = item.partial && item.text === "";
+  return (
+    <div className="message assistant" data-testid="message-assistant" data-partial={item.partial ? "true" : "false"}>
+      {item.reasoning && (
+        <Collapsible className="reasoning" testId="reasoning" autoOpen={thinking} summary={thinking ? "Reasoning…" : "Reasoning"}>
+          {() => <div className="reasoning-text">{item.reasoning}</div>}
+        </Collapsible>
+      )}
+      {item.text !== "" && <Markdown text={item.text} />}
+    </div>
+  );
+}
+
+/** `code` -> `Code`, `my-mode` -> `My mode`: a mode slug as a button says it. */
+function modeName(slug: string): string {
+  const words = slug.replace(/[-_]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A follow-up question with its suggested answers as buttons. A suggestion may name a mode; the
+ * button says so, but the host has no way yet to switch the task's mode from the chat, so for now
+ * it sends the answer only.
+ */
+function Question({ item, answerable }: { item: QuestionItem; answerable: boolean }) {
+  return (
+    <div className="message question" data-testid="message-question">
+      <Markdown text={item.question} />
+      {item.suggestions.length > 0 && (
+        <div className="suggestions">
+          {item.suggestions.map((s, i) => (
+            <button
+              key={i}
+              className="secondary suggestion"
+              data-testid="suggestion"
+              disabled={!answerable}
+              onClick={() => send({ type: "chat/send", text: s.text })}
+            >
+              {s.text}
+              {s.mode && <span className="suggestion-mode"> (switch to {modeName(s.mode)})</span>}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The task's result, a way to run what it proposes, and a way to move on. */
+function Completion({ item }: { item: CompletionItem }) {
+  const command = item.command?.trim();
+  return (
+    <div className="message completion" data-testid="message-completion">
+      <div className="completion-title">Task completed</div>
+      <Markdown text={item.result} />
+      {command && (
+        <div className="completion-command">
+          <code>{command}</code>
+          <button data-testid="run-command" title="Run in a Kiln terminal" onClick={() => send({ type: "chat/runCommand", command })}>
+            Run
+          </button>
+        </div>
+      )}
+      <div className="completion-actions">
+        <button className="secondary" data-testid="new-task" onClick={() => send({ type: "chat/newTask" })}>
+          Start new task
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useCallback, useState } from "react";
+import type { ProfileView } from "../../../src/shared/protocol/settings";
+import { requestId, send } from "./api";
+import type { Result } from "./model";
+import { ProfileEditor } from "./ProfileEditor";
+
+/** Sets or removes a key. The field is a password box, emptied once sent; the key never comes back. */
+function KeyEntry({ profile, results }: { profile: ProfileView; results: ReadonlyMap<string, Result> }) {
+  const [key, setKey] = useState("");
+  const [pending, setPending] = useState<string | undefined>();
+  const answer = pending ? results.get(pending) : undefined;
+  const submit = (value: string) => {
+    const id = requestId();
+    setPending(id);
+    send({ type: "settings/setKey", requestId: id, name: profile.name, key: value });
+    setKey("");
+  };
+  return (
+    <div className="ks-key">
+      <span className={profile.hasKey ? "ks-badge ok" : "ks-badge"} data-testid="key-state">
+        {profile.hasKey ? "key set" : "no key"}
+      </span>
+      <input
+        type="password"
+        autoComplete="off"
+        aria-label={`API key for ${profile.name}`}
+        placeholder={profile.hasKey ? "Replace the key" : "Paste the API key"}
+        value={key}
+        onChange={(e) => setKey(e.target.value)}
+      />
+      <button type="button" disabled={key.trim() === ""} onClick={() => submit(key)}>
+        Save key
+      </button>
+      {profile.hasKey && (
+        <button type="button" className="secondary" onClick={() => submit("")}>
+          Remove key
+        </button>
+      )}
+      {answer && !answer.ok && (
+        <div className="ks-field-error" role="alert">
+          {answer.message}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function ProfilesSection({ profiles, active, results }: { profiles: ProfileView[]; active: string; results: ReadonlyMap<string, Result> }) {
+  // undefined: no form; null: a new profile; a name: that profile's form.
+  const [editing, setEditing] = useState<string | null | undefined>(undefined);
+  const close = useCallback(() => setEditing(undefined), []);
+  const edited = typeof editing === "string" ? profiles.find((p) => p.name === editing) : undefined;
+
+  return (
+    <section className="ks-section" aria-labelledby="ks-profiles">
+      <h2 id="ks-profiles">Provider profiles</h2>
+      <p className="ks-hint">The active profile serves new tasks; a mode can pin its own (below). Keys stay in VS Code's secret storage.</p>
+      <ul className="ks-list">
+        {profiles.map((p) => (
+          <li key={p.name} className="ks-item" data-testid="profile" data-name={p.name}>
+            <div className="ks-item-head">
+              <strong>{p.name}</strong>
+              {p.name === active && <span className="ks-badge ok">active</span>}
+              <span className="ks-muted">
+                {p.kind}
+                {p.model ? ` · ${p.model}` : ""}
+                {p.baseUrl ? ` · ${p.baseUrl}` : ""} · {p.protocol}
+              </span>
+            </div>
+            <KeyEntry profile={p} results={results} />
+            <div className="ks-actions">
+              <button type="button" className="secondary" onClick={() => setEditing(p.name)}>
+                Edit
+              </button>
+              <button type="button" className="secondary" disabled={p.name === active} onClick={() => send({ type: "settings/setActive", requestId: requestId(), name: p.name })}>
+                Make active
+              </button>
+              {p.source !== "legacy" && (
+                <button
+                  type="button"
+                  className="secondary danger"
+                  onClick={() => {
+                    if (window.confirm(`Delete profile ${p.name} and its key?`)) send({ type: "settings/deleteProfile", requestId: requestId(), name: p.name });
+                  }}
+                >
+                  Delete
+                </button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {editing === undefined ? (
+        <button type="button" data-testid="add-profile" onClick={() => setEditing(null)}>
+          Add profile
+        </button>
+      ) : (
+        <ProfileEditor key={editing ?? "new"} profile={edited} results={results} onDone={close} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import { useSyncExternalStore } from "react";
+import { send } from "./api";
+import type { SettingsModel } from "./model";
+import { ModesSection } from "./ModesSection";
+import { ProfilesSection } from "./ProfilesSection";
+
+export function SettingsApp({ model }: { model: SettingsModel }) {
+  const view = useSyncExternalStore(model.subscribe, model.get);
+  const state = view.state;
+  if (!state) return <p className="ks-muted ks-page">Loading…</p>;
+  return (
+    <main className="ks-page">
+      <h1>Kiln Settings</h1>
+      {state.errors.length > 0 && (
+        <div className="ks-errors" role="alert" data-testid="settings-errors">
+          <strong>Some settings were skipped; the rest works:</strong>
+          <ul>
+            {state.errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {view.last && (
+        <p className={view.last.ok ? "ks-status" : "ks-status error"} role="status" data-testid="settings-status">
+          {view.last.message}
+        </p>
+      )}
+      <ProfilesSection profiles={state.profiles} active={state.active} results={view.results} />
+      <section className="ks-section" aria-labelledby="ks-approve">
+        <h2 id="ks-approve">Auto-approve</h2>
+        <p className="ks-hint">Which tools run without asking is set in VS Code's settings.</p>
+        <button type="button" className="secondary" onClick={() => send({ type: "settings/openAutoApprove" })}>
+          Open auto-approve settings
+        </button>
+      </section>
+      <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} />
+    </main>
+  );
+}
