@@ -52,6 +52,7 @@ const server = await startCodeServer({
     KILN_TEST_RESULTS: resultsFile,
     KILN_TEST_USER_DATA: profile.base,
     KILN_TEST_WORKSPACE: workspace,
+    ...(process.env.KILN_TEST_GREP ? { KILN_TEST_GREP: process.env.KILN_TEST_GREP } : {}),
   },
 });
 const browser = await launchChromium();

@@ -4,6 +4,8 @@ import Mocha from "mocha";
 /** Entry the extension host calls in tests mode; runs the suites with mocha and reports counts. */
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, reporter: "spec" });
+  // KILN_TEST_GREP runs the matching tests only (a quicker loop while working on one part).
+  if (process.env.KILN_TEST_GREP) mocha.grep(process.env.KILN_TEST_GREP);
   mocha.suite.emit("pre-require", globalThis, "kiln-host-tests", mocha);
   // Required after pre-require so describe/it exist; esbuild bundles these lazily.
   require("./activation.test");
