@@ -48,7 +48,7 @@ export function App({ store }: { store: ChatStore }) {
         {awaitingReply(state.items, state.busy) && <Thinking key={last?.id} />}
         <RetryNotice retrying={state.retrying} />
       </div>
-      <ChatInput busy={state.busy} waitingCard={state.waitingCard} />
+      <ChatInput busy={state.busy} waitingCard={state.waitingCard} queued={state.queued} queuePaused={state.queuePaused} />
     </div>
   );
 }

@@ -21,6 +21,10 @@ export interface ChatState {
   retrying: Retrying | undefined;
   /** The tool card waiting for Approve / Reject, if any. */
   waitingCard: string | undefined;
+  /** Messages sent while the task was busy, in the order they go to it. */
+  queued: readonly string[];
+  /** After a cancel the queue waits for the user to send or remove each message. */
+  queuePaused: boolean;
 }
 
 /**
@@ -39,6 +43,8 @@ export class ChatStore {
     task: undefined,
     retrying: undefined,
     waitingCard: undefined,
+    queued: [],
+    queuePaused: false,
   };
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
@@ -89,6 +95,9 @@ export class ChatStore {
         break;
       case "chat/task":
         s = { ...s, task: message.task };
+        break;
+      case "chat/queue":
+        s = { ...s, queued: message.messages, queuePaused: message.paused };
         break;
     }
     this.state = { ...s, items: list.items, version: s.version + 1, waitingCard: list.waitingCard };

@@ -69,7 +69,8 @@ export function checkMode(mode: Mode, group: ToolGroup, toolName: string, paths:
     const pattern = new RegExp(entry[1].fileRegex);
     const refused = paths.filter((path) => !pattern.test(path));
     if (refused.length > 0) {
-      const what = entry[1].description ?? `files matching ${entry[1].fileRegex}`;
+      // Descriptions are written for the prompt ("Markdown files only"); the sentence has its own "only".
+      const what = entry[1].description?.replace(/\s+only\.?$/i, "") ?? `files matching ${entry[1].fileRegex}`;
       return { ok: false, reason: `${mode.name} mode may ${group} only ${what}; ${refused.join(", ")} is not one.` };
     }
   }

@@ -11,6 +11,7 @@ import { DisposableStore, Emitter } from "../../shared/disposable";
 import { parseWebviewMessage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../shared/protocol/messages";
 import type { ProfileStore } from "./profileStore";
 import { SessionChoices } from "./sessionChoices";
+import { InputQueue } from "../../core/agent/inputQueue";
 
 export interface ChatSessionDeps {
   logger: Logger;
@@ -43,6 +44,7 @@ export class ChatSession implements vscode.Disposable {
   /** The chat's mode and profile pickers; undefined without profiles (then the deps decide). */
   private readonly choices: SessionChoices | undefined;
   private readonly sessionListeners = new DisposableStore();
+  private readonly queue = new InputQueue();
 
   constructor(
     readonly name: string,
@@ -88,6 +90,7 @@ export class ChatSession implements vscode.Disposable {
   }
 
   newTask(): void {
+    this.queue.clear();
     this.approvals.rejectAll();
     this.task.dispose();
     this.taskListeners.clear();
@@ -111,15 +114,25 @@ export class ChatSession implements vscode.Disposable {
         return;
       case "chat/send":
         if (!this.task.acceptsInput) {
-          this.deps.logger.warn(`${this.name}: message ignored while a reply is streaming`);
+          if (!this.queue.add(message.text)) void vscode.window.showWarningMessage("Kiln: too many queued messages; wait for the task, or remove some.");
+          this.postQueue();
           return;
         }
         await this.task.send(message.text);
         return;
+      case "chat/unqueue": {
+        if (message.send && !this.task.acceptsInput) return;
+        const text = this.queue.take(message.index);
+        this.postQueue();
+        if (text !== undefined && message.send) await this.task.send(text);
+        return;
+      }
       case "chat/retry":
         await this.task.retry();
         return;
       case "chat/cancel":
+        this.queue.pause();
+        this.postQueue();
         this.approvals.rejectAll();
         this.task.cancel();
         return;
@@ -170,6 +183,7 @@ export class ChatSession implements vscode.Disposable {
       task.onDidChange((event) => {
         const message = toHostMessage(event, task);
         if (message) this.post(message);
+        if ((event.type === "busy" || event.type === "status") && task === this.task) this.drainQueue();
         if (event.type === "mode" && choices) {
           // A mode with a pinned profile brings its profile along.
           choices.modeChanged();
@@ -183,6 +197,7 @@ export class ChatSession implements vscode.Disposable {
   private postSnapshot(): void {
     this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider: this.providerSummary(), task: this.task.info() });
     this.postPickers();
+    this.postQueue();
   }
 
   private providerSummary(): ProviderSummary {
@@ -191,6 +206,22 @@ export class ChatSession implements vscode.Disposable {
     } catch (err) {
       return { kind: "invalid", model: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  /** Sends the next queued message once the task can take it (after this event has been posted). */
+  private drainQueue(): void {
+    if (!this.task.acceptsInput || this.queue.messages.length === 0 || this.queue.isPaused) return;
+    queueMicrotask(() => {
+      if (!this.task.acceptsInput) return;
+      const text = this.queue.next();
+      if (text === undefined) return;
+      this.postQueue();
+      this.task.send(text).catch((err: unknown) => this.deps.logger.error(`${this.name}: queued message failed: ${err instanceof Error ? err.message : String(err)}`));
+    });
+  }
+
+  private postQueue(): void {
+    this.post({ type: "chat/queue", messages: [...this.queue.messages], paused: this.queue.isPaused });
   }
 
   private postPickers(): void {

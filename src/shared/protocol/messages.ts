@@ -29,6 +29,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/openLink"), url: z.string().min(1).max(MAX_LINK_URL) }).strict(),
   /** Run on a completion's proposed command: the user's own click, so it runs in a visible terminal. */
   z.object({ type: z.literal("chat/runCommand"), command: z.string().trim().min(1).max(MAX_RUN_COMMAND) }).strict(),
+  /** A queued message: removed, or (send) sent now; the index is into the last `chat/queue` list. */
+  z.object({ type: z.literal("chat/unqueue"), index: z.number().int().min(0).max(1000), send: z.boolean() }).strict(),
   /** Mode picker: the current task goes on in this mode, and the chat's new tasks start in it. */
   z.object({ type: z.literal("chat/setMode"), slug: z.string().min(1).max(100) }).strict(),
   /** Profile picker: the current task's requests use this profile, which also becomes the active one. */
@@ -53,7 +55,12 @@ export type HostToWebview =
   /** Tokens, cost, todos or mode changed. Small, so sent whole. */
   | { type: "chat/task"; task: TaskInfo }
   /** What the chat input's mode and profile pickers offer and show; sent after a snapshot and on change. */
-  | { type: "chat/pickers"; pickers: Pickers };
+  | { type: "chat/pickers"; pickers: Pickers }
+  /**
+   * Messages sent while the task was busy, to go to it in order once it can take them; `paused`
+   * after a cancel (then the user sends or removes each one).
+   */
+  | { type: "chat/queue"; messages: string[]; paused: boolean };
 
 export interface Pickers {
   /** The current task's modes; empty when the chat has no tools (no folder open). */

@@ -13,6 +13,7 @@ export async function run(): Promise<void> {
   require("./agent.test");
   require("./secrets.test");
   require("./terminal.test");
+  require("./queue.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
