@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -182,6 +182,18 @@ describe("kiln run with a custom mode from .kilocodemodes", () => {
     expect(sent(server.requests[before + 1]!)).toContain("Modes that may: code, debug (switch_mode, or new_task for a subtask).");
     expect(existsSync(join(workspace, "src", "x.ts"))).toBe(false);
     expect(readFileSync(join(workspace, "GUIDE.md"), "utf8")).toBe("# Guide");
+  });
+
+  it("in XML, a call to a tool outside the mode is refused by name, not taken for plain text", async () => {
+    rmSync(join(workspace, ".kilocodemodes"), { force: true });
+    const before = server.requests.length;
+    server.enqueue(
+      step("xml", "", { name: "execute_command", args: { command: "echo hi" } }),
+      step("xml", "", { name: "attempt_completion", args: { result: "Explained instead." } }),
+    );
+    const result = await kiln("openai", ["--mode", "ask", "--approve", "read,command", "Run echo"]);
+    expect(result.code).toBe(0);
+    expect(sent(server.requests[before + 1]!)).toContain("execute_command (command group) is not available in Ask mode. Modes that may: code, debug");
   });
 
   it("a bad mode file is reported and the built-in modes still work", async () => {

@@ -73,7 +73,7 @@ describe("a chat's mode and profile choices", () => {
     expect(box.withMode(BUILTIN_MODES[1]!).protocol).toBe("native");
     expect(choices.profile().name).toBe("Big");
     expect(choices.modelOverrides()).toEqual({ contextWindow: 500000 });
-    expect(choices.summary()).toEqual({ kind: "anthropic", model: "claude-opus-5" });
+    expect(choices.summary()).toEqual({ kind: "anthropic", model: "claude-opus-5", images: true });
   });
 
   it("switching to a mode with a pin brings its profile; leaving it goes back to the active one", () => {

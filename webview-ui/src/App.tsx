@@ -48,7 +48,14 @@ export function App({ store }: { store: ChatStore }) {
         {awaitingReply(state.items, state.busy) && <Thinking key={last?.id} />}
         <RetryNotice retrying={state.retrying} />
       </div>
-      <ChatInput busy={state.busy} waitingCard={state.waitingCard} queued={state.queued} queuePaused={state.queuePaused} />
+      <ChatInput
+        busy={state.busy}
+        waitingCard={state.waitingCard}
+        queued={state.queued}
+        queuePaused={state.queuePaused}
+        images={state.provider?.images === true}
+        model={state.provider?.model}
+      />
     </div>
   );
 }

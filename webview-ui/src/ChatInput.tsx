@@ -1,26 +1,75 @@
-import { useState, type KeyboardEvent } from "react";
+import { useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import type { AttachedImage } from "../../src/shared/protocol/messages";
+import { readImageFile, roomFor } from "./attachments";
+import { QueuedMessages } from "./QueuedMessages";
 import { Pickers } from "./settings/Pickers";
 import { send } from "./vscodeApi";
 
+interface Props {
+  busy: boolean;
+  waitingCard?: string;
+  queued?: readonly string[];
+  queuePaused?: boolean;
+  /** Whether the current model takes images, and its name for the hint when it does not. */
+  images?: boolean;
+  model?: string;
+}
+
 /**
  * While a tool card waits for approval, Enter in the empty input approves it and Escape moves to
- * its feedback box, so an approval never needs the mouse.
+ * its feedback box, so an approval never needs the mouse. Images pasted or dropped here go with
+ * the message when the model takes them.
  */
-export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false }: { busy: boolean; waitingCard?: string; queued?: readonly string[]; queuePaused?: boolean }) {
+export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false, images = false, model = "" }: Props) {
   const [text, setText] = useState("");
+  const [attached, setAttached] = useState<AttachedImage[]>([]);
+  const [problem, setProblem] = useState<string | undefined>();
 
   // While the task is busy the host queues the message and sends it when the task is ready.
   const submit = () => {
     const trimmed = text.trim();
-    if (!trimmed) return;
-    send({ type: "chat/send", text: trimmed });
+    if (!trimmed && attached.length === 0) return;
+    send({ type: "chat/send", text: trimmed, ...(attached.length > 0 ? { images: attached } : {}) });
     setText("");
+    setAttached([]);
+    setProblem(undefined);
+  };
+
+  const attach = async (files: File[]) => {
+    const candidates = files.filter((f) => f.type.startsWith("image/"));
+    if (candidates.length === 0) return;
+    if (!images) {
+      setProblem(`${model || "This model"} does not take images; pick a vision model to attach them.`);
+      return;
+    }
+    const room = roomFor(attached.length);
+    const read = await Promise.all(candidates.slice(0, room).map(readImageFile));
+    const good = read.flatMap((r) => (r.ok ? [r.image] : []));
+    const reasons = read.flatMap((r) => (r.ok ? [] : [r.reason]));
+    if (candidates.length > room) reasons.push(`at most ${attached.length + room} images per message`);
+    setAttached((current) => [...current, ...good].slice(0, current.length + room));
+    setProblem(reasons.length > 0 ? `Not attached: ${reasons.join("; ")}.` : undefined);
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (files.some((f) => f.type.startsWith("image/"))) {
+      event.preventDefault();
+      void attach(files);
+    }
+  };
+
+  const onDrop = (event: DragEvent<HTMLDivElement>) => {
+    const files = [...event.dataTransfer.files];
+    if (files.length === 0) return;
+    event.preventDefault();
+    void attach(files);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      if (waitingCard && !text.trim()) send({ type: "chat/approval", id: waitingCard, approved: true });
+      if (waitingCard && !text.trim() && attached.length === 0) send({ type: "chat/approval", id: waitingCard, approved: true });
       else submit();
     } else if (event.key === "Escape" && waitingCard) {
       event.preventDefault();
@@ -28,11 +77,29 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false 
     }
   };
 
+  const hasInput = text.trim() !== "" || attached.length > 0;
   return (
     <>
-      {queued.length > 0 && <Queue queued={queued} paused={queuePaused} busy={busy} />}
+      {queued.length > 0 && <QueuedMessages queued={queued} paused={queuePaused} busy={busy} />}
       <Pickers />
-      <div className="input-row">
+      {attached.length > 0 && (
+        <div className="attachments" data-testid="attachments">
+          {attached.map((image, index) => (
+            <span className="attachment" key={index}>
+              <img src={`data:${image.mediaType};base64,${image.data}`} alt={`Attached image ${index + 1}`} />
+              <button className="icon-button" aria-label={`Remove image ${index + 1}`} onClick={() => setAttached((all) => all.filter((_, i) => i !== index))}>
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
+      {problem && (
+        <div className="attach-problem" role="alert" data-testid="attach-problem">
+          {problem}
+        </div>
+      )}
+      <div className="input-row" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
         <textarea
           data-testid="chat-input"
           aria-label="Message Kiln"
@@ -41,16 +108,17 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false 
               ? "Enter approves the waiting call, Escape to reject with feedback; or type a message to queue"
               : busy
                 ? "Type a message to queue; it goes to Kiln when it is ready"
-                : "Type a task (Enter to send, Shift+Enter for a new line)"
+                : `Type a task (Enter to send, Shift+Enter for a new line${images ? "; paste or drop images" : ""})`
           }
           value={text}
           rows={3}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <div className="input-buttons">
-          {(!busy || text.trim()) && (
-            <button data-testid="send" disabled={!text.trim()} onClick={submit}>
+          {(!busy || hasInput) && (
+            <button data-testid="send" disabled={!hasInput} onClick={submit}>
               {busy ? "Queue" : "Send"}
             </button>
           )}
@@ -62,29 +130,5 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false 
         </div>
       </div>
     </>
-  );
-}
-
-/** Queued messages above the input: each can be removed, and sent now once the task is idle. */
-function Queue({ queued, paused, busy }: { queued: readonly string[]; paused: boolean; busy: boolean }) {
-  return (
-    <div className="queue" data-testid="queue" aria-label="Queued messages">
-      <div className="queue-title">{paused ? "Queued (paused after Stop: send or remove each)" : "Queued, sent when Kiln is ready"}</div>
-      {queued.map((message, index) => (
-        <div className="queued" data-testid="queued" key={`${index}:${message}`}>
-          <span className="queued-text" title={message}>
-            {message}
-          </span>
-          {!busy && (
-            <button className="icon-button" data-testid="queued-send" title="Send now" onClick={() => send({ type: "chat/unqueue", index, send: true })}>
-              Send
-            </button>
-          )}
-          <button className="icon-button" data-testid="queued-remove" aria-label={`Remove queued message ${index + 1}`} title="Remove" onClick={() => send({ type: "chat/unqueue", index, send: false })}>
-            ×
-          </button>
-        </div>
-      ))}
-    </div>
   );
 }

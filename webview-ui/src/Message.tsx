@@ -17,6 +17,14 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
       return (
         <div className="message user" data-testid="message-user">
           {item.text}
+          {item.images && item.images.length > 0 && (
+            <div className="user-images">
+              {item.images.map((src, i) => (
+                // Only data: URLs of the four image types are shown (the CSP allows data: images).
+                <img key={i} src={/^data:image\/(png|jpeg|gif|webp);base64,/.test(src) ? src : ""} alt={`Image ${i + 1} sent with the message`} />
+              ))}
+            </div>
+          )}
         </div>
       );
     case "assistant":

@@ -96,6 +96,10 @@ export class ChatStore {
       case "chat/task":
         s = { ...s, task: message.task };
         break;
+      case "chat/pickers":
+        // A profile or mode change: the header and the input's image support follow the new model.
+        if (message.pickers.provider) s = { ...s, provider: message.pickers.provider };
+        break;
       case "chat/queue":
         s = { ...s, queued: message.messages, queuePaused: message.paused };
         break;

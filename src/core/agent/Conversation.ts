@@ -42,19 +42,24 @@ export class Conversation {
   }
 
   /** The user's words, as the answer to a pending call where there is one. */
-  addUserText(text: string): void {
+  addUserText(text: string, userImages: readonly LlmImage[] = []): void {
     const last = this.history.at(-1);
+    const imageBlocks = userImages.map((image) => ({ type: "image" as const, ...image }));
+    // A message of images alone has no text block: APIs refuse empty ones.
+    const textBlocks: LlmContent[] = text ? [{ type: "text", text }] : [];
     if (this.pending) {
       const { name, id, results, texts, images } = this.pending;
       this.pending = undefined;
       const answer = name === "ask_followup_question" ? `<answer>\n${text}\n</answer>` : `The user replied:\n<feedback>\n${text}\n</feedback>`;
-      if (id) this.history.push({ role: "user", content: resultContent([...results, { type: "tool_result", toolUseId: id, content: answer }], texts, images, true) });
-      else this.history.push({ role: "user", content: resultContent(results, [...texts, `[${name}] Result:\n${answer}`], images, false) });
+      const all = [...images, ...userImages];
+      if (id) this.history.push({ role: "user", content: resultContent([...results, { type: "tool_result", toolUseId: id, content: answer }], texts, all, true) });
+      else this.history.push({ role: "user", content: resultContent(results, [...texts, `[${name}] Result:\n${answer}`], all, false) });
     } else if (last?.role === "user") {
       // The previous request failed and the user moved on: APIs want turns to alternate.
-      last.content = typeof last.content === "string" ? `${last.content}\n\n${text}` : [...last.content, { type: "text", text }];
+      const blocks: LlmContent[] = [...textBlocks, ...imageBlocks];
+      last.content = typeof last.content === "string" && imageBlocks.length === 0 ? `${last.content}\n\n${text}` : [...asBlocks(last.content), ...blocks];
     } else {
-      this.history.push({ role: "user", content: text });
+      this.history.push({ role: "user", content: imageBlocks.length > 0 ? [...textBlocks, ...imageBlocks] : text });
     }
   }
 
@@ -110,4 +115,8 @@ export class Conversation {
   condense(from: number, summary: string): void {
     this.condensed = { from, summary };
   }
+}
+
+function asBlocks(content: string | LlmContent[]): LlmContent[] {
+  return typeof content === "string" ? [{ type: "text", text: content }] : content;
 }

@@ -3,7 +3,7 @@ import type { AssistantItem, ChatItem, ToolItem } from "../../shared/protocol/ch
 import type { TaskInfo } from "../../shared/protocol/messages";
 import { ChatLog, type TaskStatus } from "./ChatLog";
 import { CancelledError, ProviderError, toProviderError } from "../llm/errors";
-import type { LlmMessage, Provider } from "../llm/types";
+import type { LlmImage, LlmMessage, Provider } from "../llm/types";
 import type { Logger } from "../ports";
 import type { Toolbox } from "./toolbox";
 import { repairToolPairing } from "./pairing";
@@ -136,11 +136,16 @@ export class Task implements Disposable {
     return this.child ? !this.child.busy : !this.busy;
   }
 
-  async send(text: string): Promise<void> {
-    if (this.child) return this.child.send(text);
+  async send(text: string, images: readonly LlmImage[] = []): Promise<void> {
+    if (this.child) return this.child.send(text, images);
     if (this.busy) throw new Error("a reply is still streaming; wait for it or cancel it first");
-    this.log.append({ id: this.log.newId(), role: "user", text });
-    this.conversation.addUserText(text);
+    const { taken, model } = images.length > 0 ? await this.models.imagesFor(this.options.getProvider, images) : { taken: [], model: "" };
+    const shown = taken.map((image) => `data:${image.mediaType};base64,${image.data}`);
+    this.log.append({ id: this.log.newId(), role: "user", text, ...(shown.length > 0 ? { images: shown } : {}) });
+    if (taken.length < images.length) {
+      this.log.error(`${model} does not take images, so the ${images.length === 1 ? "image was" : `${images.length} images were`} not sent; pick a vision model to send images.`, false);
+    }
+    this.conversation.addUserText(text, taken);
     this.errors.count = 0;
     this.repetition.reset();
     await this.run();

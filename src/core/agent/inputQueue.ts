@@ -3,13 +3,13 @@
  * They go to the task in order once it can. A cancel pauses the queue: the user stopped the task,
  * so nothing queued should start it again on its own; they send or remove each message themselves.
  */
-export class InputQueue {
-  private items: string[] = [];
+export class InputQueue<T = string> {
+  private items: T[] = [];
   private paused = false;
 
   constructor(private readonly max = 20) {}
 
-  get messages(): readonly string[] {
+  get messages(): readonly T[] {
     return this.items;
   }
 
@@ -18,22 +18,22 @@ export class InputQueue {
   }
 
   /** False when the queue is full: the caller tells the user, and the text stays in their input. */
-  add(text: string): boolean {
+  add(item: T): boolean {
     if (this.items.length >= this.max) return false;
-    this.items = [...this.items, text];
+    this.items = [...this.items, item];
     return true;
   }
 
   /** Takes one message out (the user removed it, or sends it now). */
-  take(index: number): string | undefined {
-    const text = this.items[index];
-    if (text !== undefined) this.items = this.items.filter((_, i) => i !== index);
+  take(index: number): T | undefined {
+    const item = this.items[index];
+    if (item !== undefined) this.items = this.items.filter((_, i) => i !== index);
     if (this.items.length === 0) this.paused = false;
-    return text;
+    return item;
   }
 
   /** The next message to send on its own, unless a cancel paused the queue. */
-  next(): string | undefined {
+  next(): T | undefined {
     return this.paused ? undefined : this.take(0);
   }
 

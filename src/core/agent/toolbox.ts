@@ -67,7 +67,9 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     modes: options.modes ?? BUILTIN_MODES,
     requireTodosDone: options.requireTodosDone ?? false,
     withMode: (mode) => createToolbox({ ...options, mode }),
-    xmlParams: () => options.registry.xmlParams(tools()),
+    // Every tool is parsed, not only the mode's: a call the mode forbids is then refused with a
+    // message that names the modes that may make it, instead of being read as plain text.
+    xmlParams: () => options.registry.xmlParams(),
     nativeTools: () => options.registry.nativeSchemas(tools()),
     systemPrompt: (protocol) =>
       buildSystemPrompt(toolbox.mode, protocol, protocol === "xml" ? options.registry.xmlSection(tools()) : "", {

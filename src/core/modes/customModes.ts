@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { BUILTIN_MODES, type GroupEntry, type Mode } from "./modes";
 
-const GROUP_NAMES = ["read", "edit", "command", "browser", "mcp"] as const;
+export const GROUP_NAMES = ["read", "edit", "command", "browser", "mcp"] as const;
 
 const groupSchema = z.union([
   z.enum(GROUP_NAMES),
@@ -29,7 +29,7 @@ const groupSchema = z.union([
   ]),
 ]);
 
-const modeSchema = z
+export const modeSchema = z
   .object({
     slug: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9-]*$/, "use letters, digits and dashes"),
     name: z.string().min(1),

@@ -8,10 +8,16 @@ import { toHostMessage } from "../../core/agent/hostMessages";
 import type { Provider } from "../../core/llm/types";
 import type { Logger } from "../../core/ports";
 import { DisposableStore, Emitter } from "../../shared/disposable";
-import { parseWebviewMessage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../shared/protocol/messages";
+import { parseWebviewMessage, type AttachedImage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../shared/protocol/messages";
 import type { ProfileStore } from "./profileStore";
 import { SessionChoices } from "./sessionChoices";
 import { InputQueue } from "../../core/agent/inputQueue";
+
+/** A message sent while the task was busy. */
+interface Queued {
+  text: string;
+  images: AttachedImage[];
+}
 
 export interface ChatSessionDeps {
   logger: Logger;
@@ -44,7 +50,7 @@ export class ChatSession implements vscode.Disposable {
   /** The chat's mode and profile pickers; undefined without profiles (then the deps decide). */
   private readonly choices: SessionChoices | undefined;
   private readonly sessionListeners = new DisposableStore();
-  private readonly queue = new InputQueue();
+  private readonly queue = new InputQueue<Queued>();
 
   constructor(
     readonly name: string,
@@ -114,17 +120,17 @@ export class ChatSession implements vscode.Disposable {
         return;
       case "chat/send":
         if (!this.task.acceptsInput) {
-          if (!this.queue.add(message.text)) void vscode.window.showWarningMessage("Kiln: too many queued messages; wait for the task, or remove some.");
+          if (!this.queue.add({ text: message.text, images: message.images ?? [] })) void vscode.window.showWarningMessage("Kiln: too many queued messages; wait for the task, or remove some.");
           this.postQueue();
           return;
         }
-        await this.task.send(message.text);
+        await this.task.send(message.text, message.images);
         return;
       case "chat/unqueue": {
         if (message.send && !this.task.acceptsInput) return;
-        const text = this.queue.take(message.index);
+        const queued = this.queue.take(message.index);
         this.postQueue();
-        if (text !== undefined && message.send) await this.task.send(text);
+        if (queued !== undefined && message.send) await this.task.send(queued.text, queued.images);
         return;
       }
       case "chat/retry":
@@ -213,15 +219,16 @@ export class ChatSession implements vscode.Disposable {
     if (!this.task.acceptsInput || this.queue.messages.length === 0 || this.queue.isPaused) return;
     queueMicrotask(() => {
       if (!this.task.acceptsInput) return;
-      const text = this.queue.next();
-      if (text === undefined) return;
+      const queued = this.queue.next();
+      if (queued === undefined) return;
       this.postQueue();
-      this.task.send(text).catch((err: unknown) => this.deps.logger.error(`${this.name}: queued message failed: ${err instanceof Error ? err.message : String(err)}`));
+      this.task.send(queued.text, queued.images).catch((err: unknown) => this.deps.logger.error(`${this.name}: queued message failed: ${err instanceof Error ? err.message : String(err)}`));
     });
   }
 
   private postQueue(): void {
-    this.post({ type: "chat/queue", messages: [...this.queue.messages], paused: this.queue.isPaused });
+    const shown = this.queue.messages.map((m) => (m.images.length > 0 ? `${m.text} (+${m.images.length} image${m.images.length === 1 ? "" : "s"})`.trim() : m.text));
+    this.post({ type: "chat/queue", messages: shown, paused: this.queue.isPaused });
   }
 
   private postPickers(): void {

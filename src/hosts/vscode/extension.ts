@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { createProvider } from "../../core/llm/createProvider";
 import { DEFAULT_MODELS, apiKeySecretName, type ProviderKind } from "../../core/llm/types";
+import { resolveModelInfo } from "../../core/llm/models";
 import { ChatSession, type ChatSessionDeps } from "./ChatSession";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./ChatViewProvider";
 import { setApiKey } from "./commands";
@@ -55,7 +56,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     createToolbox: toolboxFactory(context.globalStorageUri, logger),
     providerSummary: () => {
       const settings = readProviderSettings();
-      return { kind: settings.kind, model: settings.model || DEFAULT_MODELS[settings.kind] };
+      const model = settings.model || DEFAULT_MODELS[settings.kind];
+      return { kind: settings.kind, model, images: resolveModelInfo(settings.kind, model, deps.modelOverrides()).info.supportsImages };
     },
   };
 

@@ -1,6 +1,7 @@
 import type { Toolbox } from "../../core/agent/toolbox";
 import type { Mode } from "../../core/modes/modes";
 import { DEFAULT_MODELS, type Provider } from "../../core/llm/types";
+import { resolveModelInfo } from "../../core/llm/models";
 import type { Logger } from "../../core/ports";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import type { Pickers, ProviderSummary } from "../../shared/protocol/messages";
@@ -32,7 +33,10 @@ function withProtocol(toolbox: Toolbox, protocol: ToolProtocolSetting): Toolbox 
  */
 export class SessionChoices {
   private toolbox: Toolbox | undefined;
-  /** Picked in the chat input since the last mode switch. */
+  /**
+   * The id of the profile picked in the chat input since the last mode switch: an id, not a name,
+   * so the pick follows a rename in the settings panel.
+   */
   private picked: string | undefined;
   /** The mode last picked in this chat: its new tasks start in it (else `kiln.mode`). */
   private nextMode: string | undefined;
@@ -64,7 +68,9 @@ export class SessionChoices {
 
   /** The profile the next request uses; throws (a ProviderError) when none is usable. */
   profile(): Profile {
-    return this.store.choose(this.mode, this.picked);
+    // A picked profile deleted since is no longer a pick: the pin or the active profile applies, without a warning.
+    const picked = this.picked === undefined ? undefined : this.store.read().profiles.find((p) => p.id === this.picked)?.name;
+    return this.store.choose(this.mode, picked);
   }
 
   provider(): Promise<Provider> {
@@ -82,7 +88,8 @@ export class SessionChoices {
 
   summary(): ProviderSummary {
     const profile = this.profile();
-    return { kind: profile.kind, model: profile.model || DEFAULT_MODELS[profile.kind] };
+    const model = profile.model || DEFAULT_MODELS[profile.kind];
+    return { kind: profile.kind, model, images: resolveModelInfo(profile.kind, model, this.modelOverrides()).info.supportsImages };
   }
 
   /** The task's mode changed (by anyone): a profile picked for the old mode no longer applies. */
@@ -116,7 +123,7 @@ export class SessionChoices {
       this.logger.warn(`profile ${name} does not exist`);
       return false;
     }
-    this.picked = profile.name;
+    this.picked = profile.id;
     await this.store.apply({ active: profile.name === DEFAULT_PROFILE ? "" : profile.name });
     return true;
   }

@@ -2,6 +2,8 @@ import * as vscode from "vscode";
 import type { Logger } from "../../core/ports";
 import { DisposableStore, Emitter } from "../../shared/disposable";
 import { parseSettingsMessage, type HostToSettings, type ProfileForm, type SettingsState, type SettingsToHost } from "../../shared/protocol/settings";
+import { affectsAutoApprove, applyApproveChanges, readApproveView } from "./approveEdits";
+import { deleteMode, modeView, saveMode, watchModeFiles } from "./modeEdits";
 import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
 import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
 import { findProfile } from "./profiles";
@@ -27,17 +29,20 @@ export class SettingsController implements vscode.Disposable {
   private readonly posted = new Emitter<HostToSettings>();
   /** Everything sent to the panel, for the in-host tests. */
   readonly onDidPost = this.posted.event;
-  private readonly storeListener: vscode.Disposable;
+  private readonly listeners = new DisposableStore();
 
   constructor(
     private readonly store: ProfileStore,
     private readonly storage: vscode.Uri,
     private readonly logger: Logger,
   ) {
-    // A hand edit of settings.json shows in an open panel.
-    this.storeListener = store.onDidChange(() => {
+    // A hand edit of settings.json or of a mode file, or the toggle command, shows in an open panel.
+    const refresh = () => {
       if (this.webview) void this.postState();
-    });
+    };
+    this.listeners.add(store.onDidChange(refresh));
+    this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => affectsAutoApprove(event) && refresh()));
+    this.listeners.add(watchModeFiles(storage, refresh));
   }
 
   attach(webview: vscode.Webview): vscode.Disposable {
@@ -92,12 +97,8 @@ export class SettingsController implements vscode.Disposable {
         })),
       ),
       active: (findProfile(profiles, profiles.active) ?? profiles.profiles[0])?.name ?? profiles.active,
-      modes: modes.modes.map((m) => ({
-        slug: m.slug,
-        name: m.name,
-        source: m.source ?? "built-in",
-        ...(profiles.pins[m.slug] ? { pinnedProfile: profiles.pins[m.slug] } : {}),
-      })),
+      modes: modes.modes.map((m) => modeView(m, this.storage, profiles.pins[m.slug])),
+      autoApprove: readApproveView(),
       errors: [...profiles.errors, ...modes.errors],
       hasWorkspace: modes.hasWorkspace,
     };
@@ -141,6 +142,12 @@ export class SettingsController implements vscode.Disposable {
       case "settings/openAutoApprove":
         await vscode.commands.executeCommand("workbench.action.openSettings", "kiln.autoApprove");
         return undefined;
+      case "settings/setAutoApprove":
+        return applyApproveChanges(message.changes);
+      case "settings/saveMode":
+        return saveMode(this.storage, message.scope, message.original, message.mode);
+      case "settings/deleteMode":
+        return deleteMode(this.storage, message.scope, message.slug);
       case "settings/editModes":
         await openModesFile(this.storage, message.scope);
         return undefined;
@@ -165,7 +172,7 @@ export class SettingsController implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.storeListener.dispose();
+    this.listeners.dispose();
     this.webviewListeners.dispose();
     this.posted.dispose();
   }

@@ -25,7 +25,8 @@ export const ToolStatusSchema = z.enum(["streaming", "waiting", "running", "done
 export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
 export const ChatItemSchema = z.discriminatedUnion("role", [
-  z.object({ id: z.string(), role: z.literal("user"), text: z.string() }),
+  /** `images`: what the user attached, as data: URLs, shown with the message. */
+  z.object({ id: z.string(), role: z.literal("user"), text: z.string(), images: z.array(z.string()).optional() }),
   z.object({
     id: z.string(),
     role: z.literal("assistant"),

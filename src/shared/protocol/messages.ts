@@ -8,11 +8,26 @@ import type { ChatItem } from "./chat";
  */
 export const MAX_USER_TEXT = 200_000;
 export const MAX_LINK_URL = 8_192;
+/** Images attached to one message, and the size of each (base64 of a 5 MB file). */
+export const MAX_IMAGES = 5;
+export const MAX_IMAGE_BASE64 = 7_000_000;
+
+export const ImageSchema = z
+  .object({
+    mediaType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
+    data: z.string().min(1).max(MAX_IMAGE_BASE64).regex(/^[A-Za-z0-9+/]+={0,2}$/, "not base64"),
+  })
+  .strict();
+export type AttachedImage = z.infer<typeof ImageSchema>;
 export const MAX_RUN_COMMAND = 10_000;
 
 export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("view/ready") }).strict(),
-  z.object({ type: z.literal("chat/send"), text: z.string().trim().min(1).max(MAX_USER_TEXT) }).strict(),
+  /** A message for the task: text, images (for models that take them), or both. */
+  z
+    .object({ type: z.literal("chat/send"), text: z.string().trim().max(MAX_USER_TEXT), images: z.array(ImageSchema).max(MAX_IMAGES).optional() })
+    .strict()
+    .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0, { message: "a message needs text or an image", path: ["text"] }),
   z.object({ type: z.literal("chat/retry") }).strict(),
   z.object({ type: z.literal("chat/cancel") }).strict(),
   z.object({ type: z.literal("chat/newTask") }).strict(),
@@ -87,6 +102,8 @@ export interface TaskInfo {
 export interface ProviderSummary {
   kind: string;
   model: string;
+  /** Whether the model takes images; the input offers image paste and drop only then. */
+  images?: boolean;
 }
 
 export type ParseResult = ParsedMessage<WebviewToHost>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { APPROVE_WORDS, type ApproveWord } from "../../core/approval/settings";
 import { parseMessage, type ParsedMessage } from "./parse";
 
 /**
@@ -38,6 +39,60 @@ export const ProfileFormSchema = z
   .strict();
 export type ProfileForm = z.infer<typeof ProfileFormSchema>;
 
+/** A custom mode from the mode editor; the host checks it with the mode files' own rules (customModes.ts). */
+const text = (max: number) => z.string().max(max);
+const groupName = z.string().max(20);
+export const ModeFormSchema = z
+  .object({
+    slug: text(100),
+    name: text(200),
+    roleDefinition: text(20_000),
+    whenToUse: text(5_000).optional(),
+    description: text(5_000).optional(),
+    customInstructions: text(50_000).optional(),
+    groups: z
+      .array(z.union([groupName, z.tuple([groupName, z.object({ fileRegex: text(1_000).optional(), description: text(500).optional() }).strict()])]))
+      .max(10),
+  })
+  .strict();
+export type ModeForm = z.infer<typeof ModeFormSchema>;
+const modeScope = z.enum(["project", "global"]);
+
+/**
+ * Auto-approve changes, one field or several; each maps to a kiln.* setting. Checked by the host
+ * with AutoApproveChangesSchema, which names the field at fault; nothing is written if one is bad.
+ */
+export const APPROVE_SETTING = {
+  words: "autoApprove",
+  enabled: "autoApproveEnabled",
+  allowed: "autoApproveAllowedCommands",
+  denied: "autoApproveDeniedCommands",
+  refuseDenied: "autoApproveRefuseDeniedCommands",
+  maxRequests: "autoApproveMaxRequests",
+  maxCost: "autoApproveMaxCost",
+} as const;
+export type ApproveField = keyof typeof APPROVE_SETTING;
+const prefixes = z
+  .array(z.string().trim().min(1, "an empty command prefix").max(500, "a command prefix is at most 500 characters"), { message: "must be a list of command prefixes" })
+  .max(500, "at most 500 command prefixes")
+  .transform((list) => [...new Set(list)]);
+const flag = z.boolean({ message: "must be true or false" });
+export const AutoApproveChangesSchema = z
+  .object({
+    words: z
+      .array(z.enum(APPROVE_WORDS, { message: `each must be one of ${APPROVE_WORDS.join(", ")}` }), { message: "must be a list of categories" })
+      .transform((list) => APPROVE_WORDS.filter((w) => list.includes(w))),
+    enabled: flag,
+    allowed: prefixes,
+    denied: prefixes,
+    refuseDenied: flag,
+    maxRequests: z.number({ message: "must be a whole number, 0 or more" }).int("must be a whole number, 0 or more").min(0, "must be a whole number, 0 or more").max(1_000_000, "is at most 1000000"),
+    maxCost: z.number({ message: "must be a number, 0 or more" }).min(0, "must be a number, 0 or more").max(1_000_000, "is at most 1000000"),
+  })
+  .partial()
+  .strict();
+export type AutoApproveChanges = z.output<typeof AutoApproveChangesSchema>;
+
 export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/ready") }).strict(),
   /** Creates a profile (no `original`) or replaces the one named `original`. */
@@ -49,6 +104,11 @@ export const SettingsToHostSchema = z.discriminatedUnion("type", [
   /** Pins a profile to a mode; null removes the pin. */
   z.object({ type: z.literal("settings/pinMode"), requestId: z.string().max(100), mode: slug, profile: name.nullable() }).strict(),
   z.object({ type: z.literal("settings/openAutoApprove") }).strict(),
+  /** The values are checked by the host (AutoApproveChangesSchema), which names a bad field in its answer. */
+  z.object({ type: z.literal("settings/setAutoApprove"), requestId: z.string().max(100), changes: z.record(z.string().max(50), z.unknown()) }).strict(),
+  /** Creates a custom mode in the scope's file (no `original`) or replaces the one with slug `original`. */
+  z.object({ type: z.literal("settings/saveMode"), requestId: z.string().max(100), scope: modeScope, original: slug.optional(), mode: ModeFormSchema }).strict(),
+  z.object({ type: z.literal("settings/deleteMode"), requestId: z.string().max(100), scope: modeScope, slug }).strict(),
   /** Opens the project's .kilocodemodes (made with a commented example if missing) or the global modes file. */
   z.object({ type: z.literal("settings/editModes"), scope: z.enum(["project", "global"]) }).strict(),
   z.object({ type: z.literal("settings/exportMode"), requestId: z.string().max(100), slug }).strict(),
@@ -68,18 +128,43 @@ export interface ProfileView {
   hasKey: boolean;
 }
 
+export type ModeGroupView = string | [string, { fileRegex?: string; description?: string }];
+
 export interface ModeView {
   slug: string;
   name: string;
   /** "built-in", or the file the custom mode comes from. */
   source: string;
+  /** Which file holds it: the project's .kilocodemodes, the global file, or none (built in). */
+  scope: "built-in" | "project" | "global";
+  /** A custom mode with a built-in's slug: deleting it brings the built-in back. */
+  overridesBuiltIn: boolean;
+  roleDefinition: string;
+  whenToUse?: string;
+  description?: string;
+  customInstructions?: string;
+  groups: ModeGroupView[];
   pinnedProfile?: string;
+}
+
+/** The auto-approve settings as they are (an invalid value shows as its default, as the agent reads it). */
+export interface AutoApproveView {
+  words: ApproveWord[];
+  enabled: boolean;
+  allowed: string[];
+  denied: string[];
+  refuseDenied: boolean;
+  maxRequests: number;
+  maxCost: number;
+  /** Fields whose setting has a workspace value: edits go there, since it hides the user value. */
+  workspaceFields: ApproveField[];
 }
 
 export interface SettingsState {
   profiles: ProfileView[];
   active: string;
   modes: ModeView[];
+  autoApprove: AutoApproveView;
   /** Problems in kiln.profiles, kiln.modeProfiles and the mode files; the rest keeps working. */
   errors: string[];
   /** Whether a folder is open (the project's .kilocodemodes lives in it). */

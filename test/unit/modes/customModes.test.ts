@@ -27,7 +27,7 @@ describe("custom modes", () => {
     const mode = modes[0]!;
     expect(mode).toMatchObject({ slug: "docs-writer", name: "Docs Writer", whenToUse: "Writing or fixing docs.", customInstructions: "Keep sentences short." });
     expect(checkMode(mode, "edit", "write_to_file", ["README.md"])).toEqual({ ok: true });
-    expect(checkMode(mode, "edit", "write_to_file", ["src/a.ts"])).toMatchObject({ ok: false, reason: expect.stringContaining("Markdown only") });
+    expect(checkMode(mode, "edit", "write_to_file", ["src/a.ts"])).toMatchObject({ ok: false, reason: "Docs Writer mode may edit only Markdown; src/a.ts is not one." });
     expect(checkMode(mode, "command", "execute_command", [])).toMatchObject({ ok: false });
   });
 

@@ -109,7 +109,7 @@ describe("tool pipeline", () => {
     const ask = await runToolCall(call("write_to_file", { path: "x.ts", content: "x" }), deps({ mode: "ask" }));
     expect(ask.forModel).toContain("write_to_file (edit group) is not available in Ask mode");
     const architect = await runToolCall(call("write_to_file", { path: "src/x.ts", content: "x" }), deps({ mode: "architect" }));
-    expect(architect.forModel).toContain("Architect mode may edit only Markdown files only; src/x.ts is not one.");
+    expect(architect.forModel).toContain("Architect mode may edit only Markdown files; src/x.ts is not one.");
     const plan = await runToolCall(call("write_to_file", { path: "PLAN.md", content: "# Plan\n" }), deps({ mode: "architect" }));
     expect(plan.status).toBe("done");
     expect(readFileSync(join(cwd, "PLAN.md"), "utf8")).toBe("# Plan\n");

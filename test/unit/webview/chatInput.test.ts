@@ -7,12 +7,26 @@ import { posted } from "./host";
 import { App, ChatStore } from "./ui";
 
 /** The chat as the user sees it, fed by host messages through the real store. */
-function chat() {
+function chat({ busy = true, images = false } = {}) {
   const store = new ChatStore((fn) => fn());
   render(h(App, { store }));
   const host = (message: Parameters<ChatStore["apply"]>[0]) => act(() => store.apply(message));
-  host({ type: "chat/snapshot", items: [], busy: true, provider: { kind: "openai", model: "m" }, task: { mode: "code", tokensIn: 0, tokensOut: 0, cacheRead: 0, cacheWrite: 0, todos: [] } });
+  host({ type: "chat/snapshot", items: [], busy, provider: { kind: "openai", model: "m", images }, task: { mode: "code", tokensIn: 0, tokensOut: 0, cacheRead: 0, cacheWrite: 0, todos: [] } });
   return host;
+}
+
+const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+function pngFile(name = "shot.png"): File {
+  return new File([Buffer.from(PNG_BASE64, "base64")], name, { type: "image/png" });
+}
+
+async function paste(files: File[]) {
+  await act(async () => {
+    fireEvent.paste(screen.getByTestId("chat-input"), { clipboardData: { files } });
+    // FileReader answers on a later turn.
+    await new Promise((r) => setTimeout(r, 20));
+  });
 }
 
 function type(text: string) {
@@ -58,5 +72,41 @@ describe("the chat input while the task is busy", () => {
 
     host({ type: "chat/queue", messages: [], paused: false });
     expect(screen.queryByTestId("queue")).toBeNull();
+  });
+});
+
+describe("images in the chat input", () => {
+  beforeEach(() => {
+    posted.length = 0;
+  });
+  afterEach(cleanup);
+
+  it("a pasted image shows as a thumbnail, can be removed, and goes with the message", async () => {
+    chat({ busy: false, images: true });
+    await paste([pngFile(), pngFile("second.png")]);
+    const attachments = screen.getByTestId("attachments");
+    expect(el(attachments).querySelectorAll("img").length).toBe(2);
+    fireEvent.click(within(attachments).getByLabelText("Remove image 2"));
+    type("What is wrong here?");
+    expect(posted).toEqual([{ type: "chat/send", text: "What is wrong here?", images: [{ mediaType: "image/png", data: PNG_BASE64 }] }]);
+    expect(screen.queryByTestId("attachments")).toBeNull();
+  });
+
+  it("an image alone can be sent", async () => {
+    chat({ busy: false, images: true });
+    await paste([pngFile()]);
+    fireEvent.click(screen.getByTestId("send"));
+    expect(posted).toEqual([{ type: "chat/send", text: "", images: [{ mediaType: "image/png", data: PNG_BASE64 }] }]);
+  });
+
+  it("a model without images says so and attaches nothing; a file that is not an image type is named", async () => {
+    chat({ busy: false, images: false });
+    await paste([pngFile()]);
+    expect(el(screen.getByTestId("attach-problem")).textContent).toBe("m does not take images; pick a vision model to attach them.");
+    expect(screen.queryByTestId("attachments")).toBeNull();
+    cleanup();
+    chat({ busy: false, images: true });
+    await paste([new File(["<svg/>"], "logo.svg", { type: "image/svg+xml" })]);
+    expect(el(screen.getByTestId("attach-problem")).textContent).toBe("Not attached: logo.svg is not a PNG, JPEG, GIF or WebP image.");
   });
 });

@@ -4,6 +4,8 @@ import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
 import type { ChatSession } from "../../../src/hosts/vscode/ChatSession";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import type { ProviderKind } from "../../../src/core/llm/types";
+import type { ChatItem } from "../../../src/shared/protocol/chat";
+import type { ScriptedTurn } from "../../fixtures/fakeModelServer";
 
 export const EXTENSION_ID = "kiln.kiln";
 
@@ -75,4 +77,70 @@ export function replyText(posted: HostToWebview[]): string {
       return [];
     })
     .join("");
+}
+
+/** A model turn that calls one tool in Kiln's XML format (the default kiln.provider.protocol). */
+export function xmlCall(name: string, args: Record<string, string | number | boolean>): ScriptedTurn {
+  const params = Object.entries(args).map(([k, v]) => `<${k}>${String(v)}</${k}>`);
+  return { text: `Next step.\n<${name}>\n${params.join("\n")}\n</${name}>` };
+}
+
+/** The chat items as the webview ends up with them, rebuilt from what the host posted. */
+export function chatItems(posted: readonly HostToWebview[]): ChatItem[] {
+  const out = new Map<string, ChatItem>();
+  for (const m of posted) {
+    if (m.type === "chat/appended" || m.type === "chat/itemChanged") out.set(m.item.id, m.item);
+    if (m.type === "chat/itemRemoved") out.delete(m.id);
+  }
+  return [...out.values()];
+}
+
+export type ToolCard = Extract<ChatItem, { role: "tool" }>;
+
+export function toolCards(posted: readonly HostToWebview[]): ToolCard[] {
+  return chatItems(posted).filter((i): i is ToolCard => i.role === "tool");
+}
+
+/**
+ * Sets `kiln.*` user settings and returns what puts the previous user values back: the suites share
+ * one extension host, so each test undoes its settings.
+ */
+export async function setKiln(values: Record<string, unknown>): Promise<() => Promise<void>> {
+  const config = vscode.workspace.getConfiguration("kiln");
+  const previous = Object.keys(values).map((key) => [key, config.inspect(key)?.globalValue] as const);
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+  return async () => {
+    const now = vscode.workspace.getConfiguration("kiln");
+    for (const [key, value] of previous) await now.update(key, value, vscode.ConfigurationTarget.Global);
+  };
+}
+
+/** A turn that may stop on approval cards: `card()` waits for the next card asking for an answer. */
+export function startTurn(session: ChatSession, text: string, timeoutMs = 30_000) {
+  const posted: HostToWebview[] = [];
+  const listener = session.onDidPost((m) => posted.push(m));
+  const done = exchange(session, { type: "chat/send", text }, timeoutMs).finally(() => listener.dispose());
+  const answered = new Set<string>();
+  const card = (what = "an approval card"): Promise<ToolCard> =>
+    waitFor(what, () => toolCards(posted).find((c) => c.status === "waiting" && c.approval !== undefined && !answered.has(c.id)));
+  const answer = (id: string, approved: boolean) => {
+    answered.add(id);
+    session.receive({ type: "chat/approval", id, approved });
+  };
+  return { posted, done, card, answer };
+}
+
+/** The system prompt and the whole conversation of a recorded OpenAI-style request. */
+export function promptOf(request: { body: Record<string, unknown> }): { system: string; all: string } {
+  const messages = request.body.messages as { role: string; content: unknown }[];
+  const system = messages[0]?.role === "system" && typeof messages[0].content === "string" ? messages[0].content : "";
+  return { system, all: JSON.stringify(messages) };
+}
+
+/** Two undos from setKiln as one, the later settings put back first. */
+export function undoBoth(first: () => Promise<void>, second: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    await second();
+    await first();
+  };
 }

@@ -14,6 +14,10 @@ export async function run(): Promise<void> {
   require("./secrets.test");
   require("./terminal.test");
   require("./queue.test");
+  require("./profiles.test");
+  require("./modes.test");
+  require("./approve.test");
+  require("./settingsEdit.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

@@ -106,3 +106,41 @@ describe("messages typed while the task is busy are queued", () => {
     }
   });
 });
+
+describe("images sent from the chat input", () => {
+  const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  let server: FakeModelServer;
+  before(async () => {
+    server = await new FakeModelServer().start();
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration("kiln.provider").update("modelInfo", undefined, vscode.ConfigurationTarget.Global);
+    await server.close();
+  });
+
+  it("the chat is told the model takes images, and a pasted image reaches it; a malformed one is dropped", async () => {
+    const api = await kiln();
+    await configure("openai-compatible", server.openaiBaseUrl, "fake-vision");
+    await vscode.workspace.getConfiguration("kiln.provider").update("modelInfo", { supportsImages: true }, vscode.ConfigurationTarget.Global);
+    const posted: HostToWebview[] = [];
+    const listener = api.sidebar.onDidPost((m) => posted.push(m));
+    try {
+      api.sidebar.newTask();
+      const snapshot = posted.find((m) => m.type === "chat/snapshot");
+      assert.equal(snapshot?.type === "chat/snapshot" && snapshot.provider.images, true);
+
+      api.sidebar.receive({ type: "chat/send", text: "look", images: [{ mediaType: "image/svg+xml", data: PNG }] });
+      api.sidebar.receive({ type: "chat/send", text: "look", images: [{ mediaType: "image/png", data: "not base64!" }] });
+      const before = server.requests.length;
+      server.enqueue({ text: complete("A pixel.") });
+      api.sidebar.receive({ type: "chat/send", text: "What is this?", images: [{ mediaType: "image/png", data: PNG }] });
+      await waitFor("the request with the image", () => server.requests[before]);
+      assert.equal(server.requests.length, before + 1, "the two malformed messages never reached the model");
+      const user = JSON.stringify((server.requests[before]!.body.messages as unknown[]).at(-1));
+      assert.match(user, new RegExp(`data:image/png;base64,${PNG.replace(/[+/]/g, "\\$&")}`));
+    } finally {
+      listener.dispose();
+      api.sidebar.newTask();
+    }
+  });
+});

@@ -1,6 +1,7 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { ProfileForm, ProfileView } from "../../../src/shared/protocol/settings";
-import { requestId, send } from "./api";
+import { send } from "./api";
+import { useSaveRequest } from "./useSaveRequest";
 import type { Result } from "./model";
 
 const KINDS = ["anthropic", "openai", "openai-compatible"] as const;
@@ -33,15 +34,7 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
   const [model, setModel] = useState(profile?.model ?? "");
   const [protocol, setProtocol] = useState(profile?.protocol ?? "xml");
   const [numbers, setNumbers] = useState(initialNumbers(profile));
-  const [local, setLocal] = useState<Result | undefined>();
-  const [pending, setPending] = useState<string | undefined>();
-  const answer = pending ? results.get(pending) : undefined;
-  const error = local ?? (answer && !answer.ok ? answer : undefined);
-
-  useEffect(() => {
-    // Saved: the list shows the new state; the form closes.
-    if (answer?.ok) onDone();
-  }, [answer, onDone]);
+  const { error, refuse, begin } = useSaveRequest(results, onDone);
 
   const save = () => {
     const modelInfo: NonNullable<ProfileForm["modelInfo"]> = {};
@@ -50,20 +43,18 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
       if (text === "") continue;
       const value = Number(text);
       if (!Number.isFinite(value)) {
-        setLocal({ ok: false, field: `modelInfo`, message: `${label} must be a number` });
+        refuse("modelInfo", `${label} must be a number`);
         return;
       }
       modelInfo[key] = value;
     }
     if (!isDefault && name.trim() === "") {
-      setLocal({ ok: false, field: "name", message: "a profile needs a name" });
+      refuse("name", "a profile needs a name");
       return;
     }
     // Overrides the form does not show (tiers, supportsImages…) are kept as they were.
     const kept = Object.fromEntries(Object.entries(profile?.modelInfo ?? {}).filter(([key]) => !NUMBERS.some(([k]) => k === key)));
-    setLocal(undefined);
-    const id = requestId();
-    setPending(id);
+    const id = begin();
     send({
       type: "settings/saveProfile",
       requestId: id,

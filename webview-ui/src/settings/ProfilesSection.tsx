@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import type { ProfileView } from "../../../src/shared/protocol/settings";
 import { requestId, send } from "./api";
 import type { Result } from "./model";
+import { ConfirmBar } from "./ConfirmBar";
 import { ProfileEditor } from "./ProfileEditor";
 
 /** Sets or removes a key. The field is a password box, emptied once sent; the key never comes back. */
@@ -48,6 +49,7 @@ function KeyEntry({ profile, results }: { profile: ProfileView; results: Readonl
 export function ProfilesSection({ profiles, active, results }: { profiles: ProfileView[]; active: string; results: ReadonlyMap<string, Result> }) {
   // undefined: no form; null: a new profile; a name: that profile's form.
   const [editing, setEditing] = useState<string | null | undefined>(undefined);
+  const [confirming, setConfirming] = useState<string | undefined>();
   const close = useCallback(() => setEditing(undefined), []);
   const edited = typeof editing === "string" ? profiles.find((p) => p.name === editing) : undefined;
 
@@ -79,9 +81,8 @@ export function ProfilesSection({ profiles, active, results }: { profiles: Profi
                 <button
                   type="button"
                   className="secondary danger"
-                  onClick={() => {
-                    if (window.confirm(`Delete profile ${p.name} and its key?`)) send({ type: "settings/deleteProfile", requestId: requestId(), name: p.name });
-                  }}
+                  data-testid="delete-profile"
+                  onClick={() => setConfirming(p.name)}
                 >
                   Delete
                 </button>
@@ -90,6 +91,16 @@ export function ProfilesSection({ profiles, active, results }: { profiles: Profi
           </li>
         ))}
       </ul>
+      {confirming !== undefined && (
+        <ConfirmBar
+          text={`Delete profile ${confirming} and its key?`}
+          onConfirm={() => {
+            send({ type: "settings/deleteProfile", requestId: requestId(), name: confirming });
+            setConfirming(undefined);
+          }}
+          onCancel={() => setConfirming(undefined)}
+        />
+      )}
       {editing === undefined ? (
         <button type="button" data-testid="add-profile" onClick={() => setEditing(null)}>
           Add profile

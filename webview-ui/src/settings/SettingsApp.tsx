@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { send } from "./api";
+import { ApproveSection } from "./ApproveSection";
 import type { SettingsModel } from "./model";
 import { ModesSection } from "./ModesSection";
 import { ProfilesSection } from "./ProfilesSection";
@@ -27,14 +27,8 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
         </p>
       )}
       <ProfilesSection profiles={state.profiles} active={state.active} results={view.results} />
-      <section className="ks-section" aria-labelledby="ks-approve">
-        <h2 id="ks-approve">Auto-approve</h2>
-        <p className="ks-hint">Which tools run without asking is set in VS Code's settings.</p>
-        <button type="button" className="secondary" onClick={() => send({ type: "settings/openAutoApprove" })}>
-          Open auto-approve settings
-        </button>
-      </section>
-      <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} />
+      <ApproveSection approve={state.autoApprove} results={view.results} />
+      <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} results={view.results} />
     </main>
   );
 }

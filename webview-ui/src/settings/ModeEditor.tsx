@@ -1,0 +1,156 @@
+import { useState } from "react";
+import type { ModeForm, ModeGroupView, ModeView } from "../../../src/shared/protocol/settings";
+import { send } from "./api";
+import { useSaveRequest } from "./useSaveRequest";
+import type { Result } from "./model";
+
+const GROUPS = [
+  ["read", "Read files"],
+  ["edit", "Edit files"],
+  ["command", "Run commands"],
+  ["browser", "Use the browser"],
+  ["mcp", "Use MCP tools"],
+] as const;
+type GroupName = (typeof GROUPS)[number][0];
+const TEXTS = ["slug", "name", "roleDefinition", "whenToUse", "description", "customInstructions"] as const;
+type TextField = (typeof TEXTS)[number];
+const SLUG = /^[a-zA-Z0-9][a-zA-Z0-9-]*$/;
+
+export interface ModeEditorTarget {
+  /** The mode the form starts from; undefined for an empty form. */
+  mode?: ModeView;
+  /** Saving replaces `mode` in its file (edit), or adds a new mode (new, or a customized built-in). */
+  replace: boolean;
+  scope: "project" | "global";
+}
+
+function groupOf(groups: readonly ModeGroupView[], name: GroupName): ModeGroupView | undefined {
+  return groups.find((g) => (typeof g === "string" ? g : g[0]) === name);
+}
+
+/**
+ * Creates or edits a custom mode. Checks the obvious here (required fields, the slug's form, the
+ * regex compiles); the host checks again with the mode files' rules and names the file and field.
+ */
+export function ModeEditor({ target, hasWorkspace, results, onDone }: { target: ModeEditorTarget; hasWorkspace: boolean; results: ReadonlyMap<string, Result>; onDone(): void }) {
+  const start = target.mode;
+  const [texts, setTexts] = useState<Record<TextField, string>>(() => Object.fromEntries(TEXTS.map((k) => [k, start?.[k] ?? ""])) as Record<TextField, string>);
+  const [checked, setChecked] = useState<Record<GroupName, boolean>>(() => Object.fromEntries(GROUPS.map(([g]) => [g, groupOf(start?.groups ?? ["read"], g) !== undefined])) as Record<GroupName, boolean>);
+  const editGroup = groupOf(start?.groups ?? [], "edit");
+  const editOptions = typeof editGroup === "object" ? editGroup[1] : {};
+  const [fileRegex, setFileRegex] = useState(editOptions.fileRegex ?? "");
+  const [regexNote, setRegexNote] = useState(editOptions.description ?? "");
+  const [scope, setScope] = useState<"project" | "global">(target.scope);
+  const { error, refuse, begin } = useSaveRequest(results, onDone);
+
+  const save = () => {
+    const missing = (["slug", "name", "roleDefinition"] as const).find((k) => texts[k].trim() === "");
+    if (missing) return refuse(missing, `${missing === "roleDefinition" ? "The role definition" : missing === "slug" ? "The slug" : "The name"} is required`);
+    if (!SLUG.test(texts.slug.trim())) return refuse("slug", "The slug uses letters, digits and dashes, and starts with a letter or digit");
+    if (checked.edit && fileRegex.trim() !== "") {
+      try {
+        new RegExp(fileRegex.trim());
+      } catch {
+        return refuse("fileRegex", "The file regex is not a valid regular expression");
+      }
+    }
+    const groups: ModeForm["groups"] = GROUPS.filter(([g]) => checked[g]).map(([g]) =>
+      g === "edit" && fileRegex.trim() !== "" ? ["edit", { fileRegex: fileRegex.trim(), ...(regexNote.trim() ? { description: regexNote.trim() } : {}) }] : g,
+    );
+    const id = begin();
+    send({
+      type: "settings/saveMode",
+      requestId: id,
+      scope,
+      ...(target.replace && start ? { original: start.slug } : {}),
+      mode: { ...texts, groups },
+    });
+  };
+
+  const fieldError = (field: string) =>
+    error?.field === field ? (
+      <div className="ks-field-error" role="alert" data-testid={`mode-error-${field}`}>
+        {error.message}
+      </div>
+    ) : null;
+  const text = (field: TextField, label: string, multiline = false) => (
+    <>
+      <label>
+        {label}
+        {multiline ? (
+          <textarea data-testid={`mode-${field}`} rows={3} value={texts[field]} onChange={(e) => setTexts({ ...texts, [field]: e.target.value })} />
+        ) : (
+          <input data-testid={`mode-${field}`} value={texts[field]} onChange={(e) => setTexts({ ...texts, [field]: e.target.value })} />
+        )}
+      </label>
+      {fieldError(field)}
+    </>
+  );
+
+  return (
+    <form
+      className="ks-editor"
+      data-testid="mode-editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+    >
+      <h3>{target.replace && start ? `Edit mode ${start.name}` : start ? `Customize ${start.name}` : "New mode"}</h3>
+      <label>
+        Saved in
+        <select data-testid="mode-scope" value={scope} disabled={target.replace} onChange={(e) => setScope(e.target.value as "project" | "global")}>
+          <option value="project" disabled={!hasWorkspace}>
+            This project (.kilocodemodes)
+          </option>
+          <option value="global">All projects (global modes file)</option>
+        </select>
+      </label>
+      {fieldError("scope")}
+      {text("slug", "Slug (letters, digits, dashes)")}
+      {text("name", "Name")}
+      {text("roleDefinition", "Role definition", true)}
+      {text("whenToUse", "When to use (optional)", true)}
+      {text("description", "Description (optional)")}
+      {text("customInstructions", "Custom instructions (optional)", true)}
+      <fieldset className="ks-groups">
+        <legend>Tools this mode may use</legend>
+        {GROUPS.map(([g, label]) => (
+          <label key={g} className="ks-check">
+            <input type="checkbox" data-testid={`mode-group-${g}`} checked={checked[g]} onChange={(e) => setChecked({ ...checked, [g]: e.target.checked })} />
+            {label}
+          </label>
+        ))}
+        {checked.edit && (
+          <>
+            <label>
+              Only files matching (regex, optional)
+              <input data-testid="mode-fileRegex" placeholder="e.g. \.md$" value={fileRegex} onChange={(e) => setFileRegex(e.target.value)} />
+            </label>
+            {fieldError("fileRegex")}
+            {fileRegex.trim() !== "" && (
+              <label>
+                Which files, in words (optional)
+                <input data-testid="mode-fileRegexDescription" value={regexNote} onChange={(e) => setRegexNote(e.target.value)} />
+              </label>
+            )}
+          </>
+        )}
+      </fieldset>
+      {fieldError("groups")}
+      {error && ![...TEXTS, "scope", "groups", "fileRegex"].includes(error.field ?? "") && (
+        <div className="ks-field-error" role="alert" data-testid="mode-error">
+          {error.message}
+        </div>
+      )}
+      <div className="ks-actions">
+        <button type="submit" data-testid="save-mode">
+          Save mode
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
