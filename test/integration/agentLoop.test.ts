@@ -245,3 +245,49 @@ describe("images from tools", () => {
     expect(sent).toContain("1 image(s) left out: this model does not take images.");
   });
 });
+
+describe("what the task header shows", () => {
+  it("the context bar's figures: the last request's prompt and reply against the model's window and max output", async () => {
+    const { task, events } = makeTask({ protocol: "xml", overrides: { contextWindow: 10_000, maxOutputTokens: 2_000 } });
+    server.enqueue({ ...xmlComplete, usage: { input: 1_200, output: 300 } });
+    await task.send("finish");
+    expect(task.info().context).toEqual({ used: 1_500, window: 10_000, reserved: 2_000 });
+    // The header hears of it with the usage, and of the status with each change.
+    const statuses = events.filter((e) => e.type === "status").map((e) => e.type === "status" && e.status);
+    expect(statuses.at(-1)).toBe("completed");
+    expect(task.info().status).toBe("completed");
+  });
+
+  it("Resume after a cancel goes on with a note to the model, and the task completes", async () => {
+    const { task } = makeTask({ protocol: "xml" });
+    const before = server.requests.length;
+    server.enqueue({ text: "Let me think about this for a while before I do anything at all.", chunkDelayMs: 80 });
+    const running = task.send("do it");
+    await new Promise<void>((resolve) => {
+      const stop = task.onDidChange((e) => {
+        if (e.type === "textDelta") {
+          stop.dispose();
+          resolve();
+        }
+      });
+    });
+    task.cancel();
+    await running;
+    expect(task.info().status).toBe("stopped");
+    server.enqueue(xmlComplete);
+    await task.resume();
+    expect(task.status).toBe("completed");
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("[The user resumed the task after it stopped.");
+    expect(server.requests.length - before).toBe(2);
+  });
+
+  it("Resume does nothing to a task that did not stop", async () => {
+    const { task } = makeTask({ protocol: "xml" });
+    server.enqueue(xmlComplete);
+    await task.send("finish");
+    const before = server.requests.length;
+    await task.resume();
+    expect(server.requests.length).toBe(before);
+    expect(task.status).toBe("completed");
+  });
+});

@@ -29,7 +29,7 @@ export function App({ store }: { store: ChatStore }) {
           New
         </button>
       </header>
-      <TaskSummary task={state.task} />
+      <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />
       <div className="messages" role="log" aria-live="polite">
         {state.items.length === 0 ? (
           <p className="empty">Ask Kiln anything about your code.</p>
@@ -68,3 +68,9 @@ const Row = memo(function Row({ item, busy, last }: { item: ChatItem; busy: bool
     </div>
   );
 });
+
+/** The task's title: its first message (a subtask's items come later, so they never take it). */
+function firstUserText(items: readonly ChatItem[]): string | undefined {
+  const first = items[0];
+  return first?.role === "user" ? first.text.split("\n")[0]!.slice(0, 200) : undefined;
+}

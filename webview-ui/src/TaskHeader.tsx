@@ -1,26 +1,68 @@
 import { useEffect, useState } from "react";
 import type { TaskInfo } from "../../src/shared/protocol/messages";
 import type { Retrying } from "./store";
+import { send } from "./vscodeApi";
 
 function count(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k` : String(n);
 }
 
-/** Mode, tokens and cost of the task, and its todo list while it has one. */
-export function TaskSummary({ task }: { task: TaskInfo | undefined }) {
+/** The share of the model's window the last request filled, and what is kept free for the reply. */
+function ContextBar({ context }: { context: NonNullable<TaskInfo["context"]> }) {
+  const window = Math.max(1, context.window);
+  const used = Math.min(100, (context.used / window) * 100);
+  const reserved = Math.min(100 - used, (context.reserved / window) * 100);
+  const label = `Context: ${count(context.used)} of ${count(context.window)} tokens used, ${count(context.reserved)} kept for the reply`;
+  return (
+    <div className="context" data-testid="context" title={label} aria-label={label} role="meter" aria-valuemin={0} aria-valuemax={context.window} aria-valuenow={context.used}>
+      <span className="context-text">
+        {count(context.used)} / {count(context.window)}
+      </span>
+      <span className="context-bar">
+        <span className="context-used" style={{ width: `${used}%` }} />
+        <span className="context-reserved" style={{ width: `${reserved}%` }} />
+      </span>
+    </div>
+  );
+}
+
+/**
+ * The task's title (its first message), mode, tokens, cache, cost and context, Cancel while it runs
+ * and Resume once it stopped; its todo list while it has one.
+ */
+export function TaskSummary({ task, title, busy = false }: { task: TaskInfo | undefined; title?: string; busy?: boolean }) {
   if (!task) return null;
   const used = task.tokensIn + task.tokensOut > 0;
+  const cached = task.cacheRead + task.cacheWrite > 0;
+  const resumable = !busy && (task.status === "stopped" || task.status === "failed");
   return (
     <div className="task-summary">
+      {title && (
+        <div className="task-title" data-testid="task-title" title={title}>
+          {title}
+        </div>
+      )}
       <div className="task-meta">
         <span data-testid="mode">{task.mode}</span>
         {used && (
-          <span data-testid="usage" title={`cache: ${task.cacheRead} read, ${task.cacheWrite} written`}>
+          <span data-testid="usage">
             ↑{count(task.tokensIn)} ↓{count(task.tokensOut)}
+            {cached && <span title={`cache: ${task.cacheRead} tokens read, ${task.cacheWrite} written`}>{` · cache ${count(task.cacheRead)}/${count(task.cacheWrite)}`}</span>}
             {task.cost !== undefined && ` · $${task.cost < 0.01 ? task.cost.toFixed(4) : task.cost.toFixed(2)}`}
           </span>
         )}
+        {busy && (
+          <button className="icon-button" data-testid="cancel-task" title="Cancel the task" onClick={() => send({ type: "chat/cancel" })}>
+            Cancel
+          </button>
+        )}
+        {resumable && (
+          <button className="icon-button" data-testid="resume-task" title="Go on where the task stopped" onClick={() => send({ type: "chat/resume" })}>
+            Resume
+          </button>
+        )}
       </div>
+      {task.context && <ContextBar context={task.context} />}
       {task.todos.length > 0 && (
         <ul className="todos" data-testid="todos">
           {task.todos.map((todo, i) => (

@@ -114,6 +114,8 @@ export class Task implements Disposable {
       cacheRead: total.cacheReadTokens,
       cacheWrite: total.cacheWriteTokens,
       ...(cost === undefined ? {} : { cost }),
+      ...(this.usage.context() ? { context: this.usage.context() } : {}),
+      status: this.statusValue,
       todos: this.todoList.map((t) => ({ ...t })),
     };
   }
@@ -146,6 +148,15 @@ export class Task implements Disposable {
       this.log.error(`${model} does not take images, so the ${images.length === 1 ? "image was" : `${images.length} images were`} not sent; pick a vision model to send images.`, false);
     }
     this.conversation.addUserText(text, taken);
+    this.errors.count = 0;
+    this.repetition.reset();
+    await this.run();
+  }
+
+  /** Goes on after a cancel or a limit, telling the model the last step may not have finished. */
+  async resume(): Promise<void> {
+    if (this.busy || (this.statusValue !== "stopped" && this.statusValue !== "failed")) return;
+    this.conversation.addUserText("[The user resumed the task after it stopped. The last step may not have finished: check the state of what it touched, then go on.]");
     this.errors.count = 0;
     this.repetition.reset();
     await this.run();
@@ -269,6 +280,7 @@ export class Task implements Disposable {
           const { type: _usage, ...request } = event;
           const cost = costOf(request, model.info, usageConvention(provider.kind));
           this.usage.add(request, cost);
+          this.usage.noteContext(request, model.info, usageConvention(provider.kind));
           this.log.fire({ type: "usage", request, cost, total: this.usage.total(), totalCost: this.usage.totalCost() });
         }
       }

@@ -22,8 +22,8 @@ export function toHostMessage(event: TaskEvent, task: Pick<Task, "info">): HostT
     case "usage":
     case "todos":
     case "mode":
-      return { type: "chat/task", task: task.info() };
     case "status":
+      return { type: "chat/task", task: task.info() };
     case "protocol":
       return undefined;
   }

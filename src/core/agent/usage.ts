@@ -1,9 +1,31 @@
+import type { ModelInfo, UsageConvention } from "../llm/models";
 import type { StreamEvent } from "../llm/types";
 
 export type Usage = Omit<Extract<StreamEvent, { type: "usage" }>, "type">;
 
+/** How full the model's window was at the last request, for the context bar. */
+export interface ContextUse {
+  /** The last request's prompt and reply, in tokens. */
+  used: number;
+  window: number;
+  /** Kept free for the reply (the model's max output). */
+  reserved: number;
+}
+
 /** Tokens and cost of the whole task: every request's usage added up. */
 export class UsageMeter {
+  private lastContext: ContextUse | undefined;
+
+  /** A request's usage as the share of the window it filled; Anthropic counts cached tokens apart. */
+  noteContext(usage: Usage, info: ModelInfo, convention: UsageConvention): void {
+    const prompt = usage.inputTokens + (convention === "anthropic" ? (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0);
+    this.lastContext = { used: prompt + usage.outputTokens, window: info.contextWindow, reserved: info.maxOutputTokens };
+  }
+
+  context(): ContextUse | undefined {
+    return this.lastContext && { ...this.lastContext };
+  }
+
   private sum: Required<Usage> = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
   /** Undefined once any request had no known price: a partial sum would understate the cost. */

@@ -136,6 +136,10 @@ export class ChatSession implements vscode.Disposable {
       case "chat/retry":
         await this.task.retry();
         return;
+      case "chat/resume":
+        // A queue paused by the Stop stays paused: the user sends or removes those themselves.
+        await this.task.resume();
+        return;
       case "chat/cancel":
         this.queue.pause();
         this.postQueue();

@@ -30,6 +30,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
     .refine((m) => m.text !== "" || (m.images?.length ?? 0) > 0, { message: "a message needs text or an image", path: ["text"] }),
   z.object({ type: z.literal("chat/retry") }).strict(),
   z.object({ type: z.literal("chat/cancel") }).strict(),
+  /** Goes on with a task that was cancelled or stopped at a limit. */
+  z.object({ type: z.literal("chat/resume") }).strict(),
   z.object({ type: z.literal("chat/newTask") }).strict(),
   /** Approve / Reject on a tool card; feedback goes to the model with a rejection. */
   z
@@ -96,6 +98,10 @@ export interface TaskInfo {
   cacheWrite: number;
   /** USD; absent when the model's prices are unknown. */
   cost?: number;
+  /** The last request's share of the model's window; absent before the first answer. */
+  context?: { used: number; window: number; reserved: number };
+  /** running, stopped (cancelled or a limit), failed…: a stopped or failed task can be resumed. */
+  status?: string;
   todos: { text: string; status: "pending" | "in_progress" | "completed" }[];
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputQueue } from "../../../src/core/agent/inputQueue";
+import { UsageMeter } from "../../../src/core/agent/usage";
 
 describe("InputQueue", () => {
   it("gives messages back in the order they were queued", () => {
@@ -32,5 +33,19 @@ describe("InputQueue", () => {
     queue.pause();
     queue.add("d");
     expect(queue.next()).toBe("d");
+  });
+});
+
+describe("UsageMeter's context figures", () => {
+  const info = { contextWindow: 200_000, maxOutputTokens: 8_000, supportsImages: false, supportsNativeTools: true };
+  it("counts Anthropic's cached prompt tokens, which its input count leaves out", () => {
+    const meter = new UsageMeter();
+    meter.noteContext({ inputTokens: 100, outputTokens: 50, cacheReadTokens: 40_000, cacheWriteTokens: 2_000 }, info, "anthropic");
+    expect(meter.context()).toEqual({ used: 42_150, window: 200_000, reserved: 8_000 });
+  });
+  it("takes OpenAI's prompt count as it is (cached tokens are inside it)", () => {
+    const meter = new UsageMeter();
+    meter.noteContext({ inputTokens: 42_100, outputTokens: 50, cacheReadTokens: 40_000 }, info, "openai");
+    expect(meter.context()).toEqual({ used: 42_150, window: 200_000, reserved: 8_000 });
   });
 });
