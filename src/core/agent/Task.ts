@@ -1,17 +1,13 @@
 import type { Disposable } from "../../shared/disposable";
-import type { AssistantItem, ChatItem, ToolItem } from "../../shared/protocol/chat";
+import type { ChatItem } from "../../shared/protocol/chat";
 import type { TaskInfo } from "../../shared/protocol/messages";
 import { ChatLog, type TaskStatus } from "./ChatLog";
-import { CancelledError, ProviderError, toProviderError } from "../llm/errors";
+import { ProviderError, toProviderError } from "../llm/errors";
 import type { LlmImage, LlmMessage, Provider } from "../llm/types";
 import type { Logger } from "../ports";
 import type { Toolbox } from "./toolbox";
 import { repairToolPairing } from "./pairing";
-import { BlockPresenter } from "./presenter";
 import { RepetitionGuard } from "./guards";
-import { AssistantMessageParser } from "../toolcall/xml/AssistantMessageParser";
-import { NativeToolCallAssembler } from "../toolcall/native/NativeToolCallAssembler";
-import type { ToolUseBlock } from "../toolcall/types";
 import { runToolTurn, type ToolCall } from "./toolTurn";
 import type { ApprovalTally, PipelineDeps } from "../tools/pipeline";
 import type { SubtaskResult, TaskControls, TodoItem } from "../ports/taskControls";
@@ -20,10 +16,11 @@ import { awaitSubtask, forwardSubtask } from "./subtask";
 import { ModelInfoSource } from "./modelInfo";
 import { summarize } from "./condense";
 import { Conversation } from "./Conversation";
+import { ReplyReader } from "./replyReader";
 import type { ToolProtocol } from "../prompts/system";
 import { UsageMeter } from "./usage";
 import { costOf, usageConvention } from "../llm/models";
-import { DEFAULT_RETRY, isTransient, rejectsTools, retryDelay, sleep, type RetryPolicy } from "./retry";
+import { DEFAULT_RETRY, rejectsTools, withRetries, type RetryPolicy } from "./retry";
 
 export interface TaskOptions {
   /** Resolved per request, so a key or setting changed after an error is picked up by Retry. */
@@ -234,18 +231,7 @@ export class Task implements Disposable {
   /** One request: streams text into chat items and returns the tool calls, each with its card; throws on failure. */
   private async streamTurn(signal: AbortSignal): Promise<Turn> {
     const toolbox = this.options.toolbox;
-    const parser = new AssistantMessageParser(toolbox ? toolbox.xmlParams() : {}, { reasoningTags: true });
-    const assembler = new NativeToolCallAssembler();
-    const sink = {
-      append: (item: AssistantItem | ToolItem) => this.log.append(item),
-      textDelta: (id: string, delta: string, field: "text" | "reasoning") => this.log.textDelta(id, delta, field),
-      changed: (item: ToolItem) => this.log.replace(item),
-      newId: () => this.log.newId(),
-    };
-    const textView = new BlockPresenter(sink);
-    const nativeView = new BlockPresenter(sink);
-    let raw = "";
-    let reasoning: AssistantItem | undefined;
+    const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, this.log);
     try {
       const provider = await this.options.getProvider();
       const model = this.models.resolve(provider);
@@ -264,32 +250,17 @@ export class Task implements Disposable {
         signal,
       });
       for await (const event of stream) {
-        if (event.type === "text") {
-          raw += event.text;
-          textView.update(parser.processChunk(event.text));
-        } else if (event.type === "reasoning") {
-          if (!reasoning) {
-            reasoning = { id: this.log.newId(), role: "assistant", text: "", reasoning: "", partial: true };
-            this.log.append(reasoning);
-          }
-          this.log.textDelta(reasoning.id, event.text, "reasoning");
-        } else if (event.type === "tool_call_delta") {
-          assembler.add(event);
-          nativeView.update(assembler.blocks());
-        } else if (event.type === "usage") {
-          const { type: _usage, ...request } = event;
-          const cost = costOf(request, model.info, usageConvention(provider.kind));
-          this.usage.add(request, cost);
-          this.usage.noteContext(request, model.info, usageConvention(provider.kind));
-          this.log.fire({ type: "usage", request, cost, total: this.usage.total(), totalCost: this.usage.totalCost() });
+        if (event.type !== "usage") {
+          reader.add(event);
+          continue;
         }
+        const { type: _usage, ...request } = event;
+        const cost = costOf(request, model.info, usageConvention(provider.kind));
+        this.usage.add(request, cost);
+        this.usage.noteContext(request, model.info, usageConvention(provider.kind));
+        this.log.fire({ type: "usage", request, cost, total: this.usage.total(), totalCost: this.usage.totalCost() });
       }
-      parser.finalizeContentBlocks();
-      const nativeBlocks = assembler.finalize();
-      textView.update(parser.getContentBlocks(), true);
-      nativeView.update(nativeBlocks, true);
-      this.log.finishTextItems();
-      const xmlTools = parser.getContentBlocks().filter((b): b is ToolUseBlock => b.type === "tool_use");
+      const { raw, xmlTools, nativeBlocks, cardOf } = reader.finish();
       // Reasoning alone is no answer, and APIs refuse an empty assistant message in the next request.
       if (raw.trim() === "" && nativeBlocks.length === 0) {
         throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
@@ -299,7 +270,7 @@ export class Task implements Disposable {
         this.fallBackToXml("the model called tools as XML in its text");
       }
       this.conversation.addAssistant(raw, nativeBlocks, () => this.log.newId());
-      const calls = [...xmlTools, ...nativeBlocks].map((block) => ({ block, itemId: textView.idOf(block) ?? nativeView.idOf(block) }));
+      const calls = [...xmlTools, ...nativeBlocks].map((block) => ({ block, itemId: cardOf(block) }));
       return { calls, native };
     } catch (rawErr) {
       this.log.finishTextItems();
@@ -313,39 +284,28 @@ export class Task implements Disposable {
    */
   private async streamWithRetries(signal: AbortSignal): Promise<Turn | undefined> {
     const option = this.options.retry ?? DEFAULT_RETRY;
-    const policy = typeof option === "function" ? option() : option;
-    for (let attempt = 1; ; attempt++) {
-      const mark = this.log.size;
-      try {
-        return await this.streamTurn(signal);
-      } catch (err) {
-        if (err instanceof CancelledError || signal.aborted) {
-          this.log.error("Cancelled. Retry to ask again.", true);
-          this.setStatus("stopped", "cancelled");
-          return undefined;
-        }
-        const error = err as ProviderError;
+    const outcome = await withRetries(typeof option === "function" ? option() : option, signal, () => this.streamTurn(signal), {
+      begin: () => {
+        const mark = this.log.size;
+        return () => this.log.removeFrom(mark);
+      },
+      mend: (error) => {
         this.options.logger.warn(`request failed (${error.kind}${error.status ? ` ${error.status}` : ""}): ${error.message}`);
-        if (this.protocol === "native" && this.options.toolbox?.protocol === "auto" && rejectsTools(error)) {
-          this.log.removeFrom(mark);
-          this.fallBackToXml(`the endpoint rejected native tools (${error.message})`);
-          attempt--;
-          continue;
-        }
-        if (attempt <= policy.maxRetries && isTransient(error)) {
-          const delayMs = retryDelay(error, attempt, policy);
-          this.log.removeFrom(mark);
-          this.log.fire({ type: "retrying", attempt, of: policy.maxRetries, delayMs, reason: error.message });
-          if (await sleep(delayMs, signal)) continue;
-          this.log.error("Cancelled. Retry to ask again.", true);
-          this.setStatus("stopped", "cancelled");
-          return undefined;
-        }
-        this.log.append({ id: this.log.newId(), role: "error", error: error.toChatError() });
-        this.setStatus("failed", error.message);
-        return undefined;
-      }
+        if (this.protocol !== "native" || this.options.toolbox?.protocol !== "auto" || !rejectsTools(error)) return false;
+        this.fallBackToXml(`the endpoint rejected native tools (${error.message})`);
+        return true;
+      },
+      retrying: (attempt, of, delayMs, error) => this.log.fire({ type: "retrying", attempt, of, delayMs, reason: error.message }),
+    });
+    if (outcome.kind === "ok") return outcome.value;
+    if (outcome.kind === "cancelled") {
+      this.log.error("Cancelled. Retry to ask again.", true);
+      this.setStatus("stopped", "cancelled");
+    } else {
+      this.log.append({ id: this.log.newId(), role: "error", error: outcome.error.toChatError() });
+      this.setStatus("failed", outcome.error.message);
     }
+    return undefined;
   }
 
   private async runTools(calls: Turn["calls"], native: boolean, signal: AbortSignal): Promise<"continue" | "done"> {

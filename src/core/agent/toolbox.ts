@@ -3,6 +3,7 @@ import type { Mode } from "../modes/modes";
 import { BUILTIN_MODES, toolsForMode } from "../modes/modes";
 import type { Approvals } from "../ports/approvals";
 import type { BrowserSessionFactory } from "../ports/browser";
+import type { EditReview } from "../ports/editReview";
 import type { FileSystem } from "../ports/fileSystem";
 import type { Terminal } from "../ports/terminal";
 import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
@@ -49,8 +50,14 @@ export interface ToolboxOptions {
   browser?: BrowserSessionFactory;
   /** The editor's open files, read for each request (the VS Code host has them; the CLI does not). */
   openFiles?(): string[];
+  /** Where the edit tools send their writes for review (VS Code's diff editor); absent: straight to disk. */
+  edits?: EditReview;
   /** apply_diff's similarity threshold; read per call so a changed setting applies at once. */
   fuzzyThreshold?(): number | undefined;
+  /** The limits on what reaches the model (limits.ts), read per call like fuzzyThreshold; defaults when absent. */
+  readFileMaxLines?(): number | undefined;
+  toolResultMaxChars?(): number | undefined;
+  outputMaxChars?(): number | undefined;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
@@ -85,7 +92,19 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       modes: toolbox.modes,
       approvals: options.approvals,
       autoApprove: typeof options.autoApprove === "function" ? options.autoApprove() : options.autoApprove,
-      context: { cwd: options.cwd, fs: options.fs, signal, ignore, browser, terminal: options.terminal, fuzzyThreshold: options.fuzzyThreshold?.() },
+      context: {
+        cwd: options.cwd,
+        fs: options.fs,
+        signal,
+        ignore,
+        browser,
+        terminal: options.terminal,
+        edits: options.edits,
+        fuzzyThreshold: options.fuzzyThreshold?.(),
+        readFileMaxLines: options.readFileMaxLines?.(),
+        outputMaxChars: options.outputMaxChars?.(),
+      },
+      maxResultChars: options.toolResultMaxChars?.(),
       saveOverflow: options.saveOverflow,
       ownFiles,
     }),

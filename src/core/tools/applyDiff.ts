@@ -3,6 +3,7 @@ import { defineTool } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { p } from "./params";
 import { resolvePath } from "./paths";
+import { plural } from "../../shared/plural";
 
 const DESCRIPTION = `Change an existing file by replacing blocks of its lines. Each block:
 <<<<<<< SEARCH
@@ -14,9 +15,6 @@ const DESCRIPTION = `Change an existing file by replacing blocks of its lines. E
 >>>>>>> REPLACE
 Put several blocks in one diff to make several changes to the file; their order does not matter, and either all apply or none does. Read the file first. SEARCH must match the file; include enough lines around the change that it matches one place only. :start_line: is the file line where SEARCH starts; it picks the place when the same lines occur more than once. An empty REPLACE deletes the lines. A content line that looks like a marker (=======) is written with a leading backslash. To create a file or rewrite it whole, use write_to_file.`;
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /** What the model should know about how its blocks were placed, when it is not what it wrote. */
 function notes(matches: readonly BlockMatch[]): string[] {
@@ -58,7 +56,6 @@ export const applyDiffTool = defineTool({
     const edit = await proposeEdit(context, { target, before, after: result.content, tool: "apply_diff" });
     if (!edit.applied) return edit.outcome;
     const said = notes(result.matches);
-    if (edit.userEdited) said.push("The user edited your proposal before saving; read the file before changing it again.");
-    return { kind: "result", text: [`Applied ${plural(result.applied, "block")} to ${target.display}.`, ...said].join(" ") };
+    return { kind: "result", text: [`Applied ${plural(result.applied, "block")} to ${target.display}.`, ...said].join(" ") + edit.note };
   },
 });

@@ -29,6 +29,10 @@ export interface ToolContext {
   approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
   /** apply_diff's similarity threshold (0.8–1; 1 = only exact or whitespace-tolerant matches). */
   fuzzyThreshold?: number;
+  /** read_file's line cap per file (kiln.context.readFileMaxLines); its default when absent. */
+  readFileMaxLines?: number;
+  /** The head+tail cap of command output (kiln.terminal.outputMaxChars); its default when absent. */
+  outputMaxChars?: number;
   /** The running task, for the task and mode tools; absent where tools run outside a task. */
   task?: TaskControls;
   /** Runs shell commands for execute_command; absent where the host cannot. */

@@ -1,12 +1,11 @@
 import type { CommandStatus } from "../ports/terminal";
 import { destructiveReason } from "./commandSafety";
 import { defineTool } from "./defineTool";
+import { OUTPUT_MAX_CHARS } from "./limits";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 
 export const DEFAULT_TIMEOUT_S = 120;
-/** Output shown to the model per call; the rest stays readable by page with read_command_output. */
-export const MAX_OUTPUT_CHARS = 10_000;
 /** The end of a build or test run says most (the failures, the summary): it gets the larger share. */
 const HEAD_SHARE = 0.4;
 
@@ -21,13 +20,14 @@ function countLines(text: string): number {
 }
 
 /**
- * Head and tail of `text` within the cap, cut at line ends where one is near. `firstLine` is the line
- * number of text's first line in the whole output, so the note can say where to page from.
+ * Head and tail of `text` within `max` characters (kiln.terminal.outputMaxChars), cut at line ends
+ * where one is near; the rest stays readable by page with read_command_output. `firstLine` is the
+ * line number of text's first line in the whole output, so the note can say where to page from.
  */
-export function headAndTail(text: string, status: CommandStatus, firstLine = 1): string {
-  if (text.length <= MAX_OUTPUT_CHARS) return text;
-  let headEnd = Math.floor(MAX_OUTPUT_CHARS * HEAD_SHARE);
-  let tailStart = text.length - (MAX_OUTPUT_CHARS - headEnd);
+export function headAndTail(text: string, status: CommandStatus, firstLine = 1, max = OUTPUT_MAX_CHARS.default): string {
+  if (text.length <= max) return text;
+  let headEnd = Math.floor(max * HEAD_SHARE);
+  let tailStart = text.length - (max - headEnd);
   const nl = text.lastIndexOf("\n", headEnd);
   if (nl > headEnd / 2) headEnd = nl + 1;
   const nextNl = text.indexOf("\n", tailStart);
@@ -56,9 +56,9 @@ export function describeState(status: CommandStatus, waitedS?: number): string {
   return "It ended; the exit code is unknown (the terminal did not report it).";
 }
 
-export function formatOutput(status: CommandStatus, firstLine = 1): string {
+export function formatOutput(status: CommandStatus, firstLine = 1, max = OUTPUT_MAX_CHARS.default): string {
   if (status.output.trim() === "") return "(no output)";
-  return headAndTail(status.output.replace(/\n$/, ""), status, firstLine);
+  return headAndTail(status.output.replace(/\n$/, ""), status, firstLine, max);
 }
 
 export const executeCommandTool = defineTool({
@@ -66,7 +66,7 @@ export const executeCommandTool = defineTool({
   group: "command",
   description:
     "Run a shell command and get its output and exit code. It runs in the user's terminal shell in the editor, else in sh (cmd.exe on Windows). " +
-    `Nobody answers prompts: pass flags such as --yes instead. Output past ${MAX_OUTPUT_CHARS.toLocaleString("en-US")} characters is shown as head and tail; ` +
+    `Nobody answers prompts: pass flags such as --yes instead. Long output is shown as its head and tail; ` +
     "page through the rest with read_command_output. A command still running at its timeout (a dev server, a watcher) goes on in the background; follow it with read_command_output.",
   params: {
     command: p.string("The command line to run"),
@@ -98,6 +98,6 @@ export const executeCommandTool = defineTool({
       return { kind: "result", text: `Error: the command could not be started: ${err instanceof Error ? err.message : String(err)}` };
     }
     const where = args.cwd ? ` (in ${cwd.display})` : "";
-    return { kind: "result", text: `Command: ${args.command}${where}\n${describeState(status, timeoutS)}\nOutput:\n${formatOutput(status)}` };
+    return { kind: "result", text: `Command: ${args.command}${where}\n${describeState(status, timeoutS)}\nOutput:\n${formatOutput(status, 1, context.outputMaxChars)}` };
   },
 });

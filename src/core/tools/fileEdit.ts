@@ -47,7 +47,10 @@ export interface EditProposal {
   tool: string;
 }
 
-export type EditApplied = { applied: true; content: string | null; userEdited: boolean } | { applied: false; outcome: ToolOutcome };
+export type EditApplied =
+  /** note: for the model when the user changed the proposal before saving: what they changed, as a patch. */
+  | { applied: true; content: string | null; userEdited: boolean; note: string }
+  | { applied: false; outcome: ToolOutcome };
 
 /**
  * Sends an edit through review: the user (or auto-approval) sees the unified diff and decides;
@@ -63,5 +66,11 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
   const approve = context.approve ?? (async () => ({ approved: true }) as const);
   const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, tool }, () => approve({ diff }));
   if (!result.applied) return { applied: false, outcome: { kind: "denied", feedback: result.feedback } };
-  return result;
+  return { ...result, note: result.userEdited ? userEditNote(target.display, after ?? "", result.content ?? "") : "" };
+}
+
+/** What the user changed in the proposal, so the model knows the file as saved without reading it. */
+function userEditNote(display: string, proposed: string, saved: string): string {
+  const patch = createTwoFilesPatch(display, display, proposed, saved, "your proposal", "saved by the user");
+  return ` The user edited your proposal before saving; the file as saved differs from it by this patch:\n${patch.slice(Math.max(0, patch.indexOf("--- ")))}`;
 }

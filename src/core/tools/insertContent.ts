@@ -50,7 +50,6 @@ export const insertContentTool = defineTool({
     if (!edit.applied) return edit.outcome;
     const where = args.line === 0 ? "at the end" : `before line ${args.line}`;
     const count = `${inserted.length} ${inserted.length === 1 ? "line" : "lines"}`;
-    const edited = edit.userEdited ? " The user edited your proposal before saving; read the file before changing it again." : "";
-    return { kind: "result", text: `Inserted ${count} into ${target.display} ${where} (lines ${at + 1}-${at + inserted.length} now).${edited}` };
+    return { kind: "result", text: `Inserted ${count} into ${target.display} ${where} (lines ${at + 1}-${at + inserted.length} now).${edit.note}` };
   },
 });

@@ -2,6 +2,7 @@ import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/appr
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
 import type { AnyTool, ApprovalCategory, ApprovalInfo, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
+import { TOOL_RESULT_MAX_CHARS } from "./limits";
 import { coerceArgs } from "./params";
 import { resolvePath, resolveRealPath, type ResolvedPath } from "./paths";
 import { ignoreRulesOf } from "../workspace/ignore";
@@ -47,7 +48,7 @@ export interface PipelineDeps {
   /** Without it there is nothing to count against, and the limits never apply. */
   approvalTally?: ApprovalTally;
   context: ToolContext;
-  /** Results longer than this are cut; the full text is kept with saveOverflow. */
+  /** Results longer than this are cut (kiln.context.toolResultMaxChars); the full text is kept with saveOverflow. */
   maxResultChars?: number;
   saveOverflow?(toolName: string, text: string): Promise<string>;
   /** Files Kiln saved for the model (results cut for length): reading them back needs no approval. */
@@ -60,8 +61,6 @@ export type ToolCallResult =
   | { status: "done"; outcome: Exclude<ToolOutcome, { kind: "denied" }>; forModel: string; images?: ImageData[] }
   | { status: "denied"; forModel: string; feedback?: string }
   | { status: "error"; forModel: string };
-
-const DEFAULT_MAX_RESULT = 50_000;
 
 function denied(toolName: string, feedback: string | undefined): ToolCallResult {
   const said = feedback?.trim();
@@ -204,7 +203,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
 }
 
 async function cap(toolName: string, text: string, deps: PipelineDeps): Promise<string> {
-  const max = deps.maxResultChars ?? DEFAULT_MAX_RESULT;
+  const max = deps.maxResultChars ?? TOOL_RESULT_MAX_CHARS.default;
   if (text.length <= max) return text;
   const where = deps.saveOverflow ? await deps.saveOverflow(toolName, text) : undefined;
   if (where) deps.ownFiles?.add(resolvePath(deps.context.cwd, where).absolute);

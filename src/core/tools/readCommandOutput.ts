@@ -1,20 +1,21 @@
 import { defineTool } from "./defineTool";
-import { describeState, formatOutput, MAX_OUTPUT_CHARS } from "./executeCommand";
+import { describeState, formatOutput } from "./executeCommand";
+import { OUTPUT_MAX_CHARS } from "./limits";
 import { p } from "./params";
 
 const MAX_WAIT_S = 600;
 const PAGE_LINES = 500;
 
-/** Lines start_line.. of the whole output, as many as fit in the cap. */
-function page(full: string, startLine: number): string {
+/** Lines start_line.. of the whole output, as many as fit in `max` characters. */
+function page(full: string, startLine: number, max: number): string {
   const lines = full.replace(/\n$/, "").split("\n");
   if (startLine > lines.length) return `Error: the output has ${lines.length} lines; line ${startLine} does not exist.`;
   const shown: string[] = [];
   let size = 0;
   for (let i = startLine - 1; i < lines.length && shown.length < PAGE_LINES; i++) {
     const line = lines[i]!;
-    if (size + line.length + 1 > MAX_OUTPUT_CHARS && shown.length > 0) break;
-    shown.push(line.length > MAX_OUTPUT_CHARS ? `${line.slice(0, MAX_OUTPUT_CHARS)} [line cut]` : line);
+    if (size + line.length + 1 > max && shown.length > 0) break;
+    shown.push(line.length > max ? `${line.slice(0, max)} [line cut]` : line);
     size += line.length + 1;
   }
   const end = startLine + shown.length - 1;
@@ -49,12 +50,12 @@ export const readCommandOutputTool = defineTool({
     const header = `Command ${status.id}: ${status.command}\n${describeState(status)}`;
     if (args.start_line !== undefined) {
       if (full.trim() === "") return { kind: "result", text: `${header}\nOutput: (none yet)` };
-      return { kind: "result", text: `${header}\nOutput:\n${page(full, args.start_line)}` };
+      return { kind: "result", text: `${header}\nOutput:\n${page(full, args.start_line, context.outputMaxChars ?? OUTPUT_MAX_CHARS.default)}` };
     }
     if (status.output === "") return { kind: "result", text: `${header}\nNo new output since you last looked (${status.totalChars.toLocaleString("en-US")} characters in all).` };
     // The new output is the end of the whole: number its lines as lines of the whole output.
     const before = full.length >= status.output.length ? full.slice(0, full.length - status.output.length) : "";
     const firstLine = before.split("\n").length;
-    return { kind: "result", text: `${header}\nNew output:\n${formatOutput(status, firstLine)}` };
+    return { kind: "result", text: `${header}\nNew output:\n${formatOutput(status, firstLine, context.outputMaxChars)}` };
   },
 });

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { defineTool, type ImageData, type ToolContext } from "./defineTool";
 import { classify, extractDocxText, extractPdfText, formatSize, imageTypeByExtension, MAX_IMAGE_BYTES } from "./fileFormats";
+import { READ_FILE_MAX_LINES } from "./limits";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 import { asArray, parseStructured } from "./structured";
 
-export const MAX_LINES = 500;
 export const MAX_FILES = 5;
 const MAX_BYTES = 20 * 1024 * 1024;
 
@@ -47,8 +47,8 @@ interface ReadResult {
 
 const fileError = (display: string, message: string): ReadResult => ({ text: `<file path="${display}">Error: ${message}</file>` });
 
-/** Numbered lines of `text`, the requested range, capped at MAX_LINES with a note how to read on. */
-function numbered(display: string, text: string, request: FileRequest, kind = ""): ReadResult {
+/** Numbered lines of `text`, the requested range, capped at `maxLines` with a note how to read on. */
+function numbered(display: string, text: string, request: FileRequest, maxLines: number, kind = ""): ReadResult {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const total = lines.length;
@@ -56,7 +56,7 @@ function numbered(display: string, text: string, request: FileRequest, kind = ""
   if (start > total && total > 0) return fileError(display, `the ${kind ? "extracted text" : "file"} has ${total} lines; line ${start} does not exist.`);
   const wantedEnd = request.end ?? total;
   if (wantedEnd < start) return fileError(display, `end line ${wantedEnd} is before start line ${start}.`);
-  const end = Math.min(total, wantedEnd, start + MAX_LINES - 1);
+  const end = Math.min(total, wantedEnd, start + maxLines - 1);
   const width = String(end).length;
   const body = lines
     .slice(start - 1, end)
@@ -67,7 +67,7 @@ function numbered(display: string, text: string, request: FileRequest, kind = ""
   return { text: `<file path="${display}"${kindAttr} lines="${start}-${end}" total="${total}">\n${body}${note}\n</file>` };
 }
 
-async function extracted(display: string, kind: "pdf" | "docx", bytes: Uint8Array, request: FileRequest): Promise<ReadResult> {
+async function extracted(display: string, kind: "pdf" | "docx", bytes: Uint8Array, request: FileRequest, maxLines: number): Promise<ReadResult> {
   let text: string;
   try {
     text = kind === "pdf" ? await extractPdfText(bytes) : await extractDocxText(bytes);
@@ -77,7 +77,7 @@ async function extracted(display: string, kind: "pdf" | "docx", bytes: Uint8Arra
   }
   // A scanned PDF has pages but no text layer: say so rather than show empty page headers.
   if (text.replace(/--- page \d+ ---/g, "").trim() === "") return fileError(display, `this ${kind.toUpperCase()} holds no extractable text (scanned pages or images only).`);
-  return numbered(display, text, request, kind);
+  return numbered(display, text, request, maxLines, kind);
 }
 
 async function readOne(request: FileRequest, context: ToolContext): Promise<ReadResult> {
@@ -92,12 +92,13 @@ async function readOne(request: FileRequest, context: ToolContext): Promise<Read
   if (imageTypeByExtension(target.absolute) && stat.size > MAX_IMAGE_BYTES) return tooBigImage(display, stat.size);
   const bytes = await context.fs.readFile(target.absolute);
   const kind = classify(target.absolute, bytes);
+  const maxLines = context.readFileMaxLines ?? READ_FILE_MAX_LINES.default;
   switch (kind.kind) {
     case "text":
-      return numbered(display, new TextDecoder().decode(bytes), request);
+      return numbered(display, new TextDecoder().decode(bytes), request, maxLines);
     case "pdf":
     case "docx":
-      return extracted(display, kind.kind, bytes, request);
+      return extracted(display, kind.kind, bytes, request, maxLines);
     case "image":
       if (bytes.length > MAX_IMAGE_BYTES) return tooBigImage(display, bytes.length);
       return {
@@ -116,7 +117,7 @@ function tooBigImage(display: string, size: number): ReadResult {
 export const readFileTool = defineTool({
   name: "read_file",
   group: "read",
-  description: `Read files with line numbers. Either one file (path, optional start_line/end_line) or up to ${MAX_FILES} files with <args>. At most ${MAX_LINES} lines are shown per file; read on with a later start_line. PDF and DOCX files are read as their extracted text (line numbers count in that text); images (png, jpg, gif, webp, up to ${MAX_IMAGE_BYTES / (1024 * 1024)} MB) are attached for you to view; other binary files are only described.`,
+  description: `Read files with line numbers. Either one file (path, optional start_line/end_line) or up to ${MAX_FILES} files with <args>. A long file is shown in part, with a note saying where to read on with a later start_line. PDF and DOCX files are read as their extracted text (line numbers count in that text); images (png, jpg, gif, webp, up to ${MAX_IMAGE_BYTES / (1024 * 1024)} MB) are attached for you to view; other binary files are only described.`,
   params: {
     path: p.string("Path of the file, relative to the workspace", { optional: true }),
     start_line: p.integer("First line to read (1-based)", { optional: true, min: 1 }),

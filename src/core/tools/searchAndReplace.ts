@@ -62,7 +62,6 @@ export const searchAndReplaceTool = defineTool({
 
     const edit = await proposeEdit(context, { target, before, after: encodeLike(before, after), tool: "search_and_replace" });
     if (!edit.applied) return edit.outcome;
-    const edited = edit.userEdited ? " The user edited your proposal before saving; read the file before changing it again." : "";
-    return { kind: "result", text: `Replaced ${occurrences} in ${target.display}${range}.${edited}` };
+    return { kind: "result", text: `Replaced ${occurrences} in ${target.display}${range}.${edit.note}` };
   },
 });

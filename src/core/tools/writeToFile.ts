@@ -3,6 +3,7 @@ import { p } from "./params";
 import { resolvePath } from "./paths";
 import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { findPlaceholder } from "./placeholders";
+import { plural } from "../../shared/plural";
 
 function countLines(text: string): number {
   if (text === "") return 0;
@@ -45,7 +46,6 @@ export const writeToFileTool = defineTool({
     // A new file takes the content as sent; an existing one keeps its line endings and BOM.
     const edit = await proposeEdit(context, { target, before, after: encodeLike(before, args.content), tool: "write_to_file" });
     if (!edit.applied) return edit.outcome;
-    const edited = edit.userEdited ? " The user edited your proposal before saving; read the file before changing it again." : "";
-    return { kind: "result", text: `${before ? "Overwrote" : "Created"} ${target.display} (${lines} lines).${edited}` };
+    return { kind: "result", text: `${before ? "Overwrote" : "Created"} ${target.display} (${plural(lines, "line")}).${edit.note}` };
   },
 });

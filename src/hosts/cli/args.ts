@@ -1,6 +1,7 @@
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
+import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../core/tools/limits";
 
 export interface CliArgs {
   command: "run" | "chat";
@@ -16,6 +17,10 @@ export interface CliArgs {
   maxRequests: number;
   retries: number;
   fuzzyThreshold?: number;
+  /** The limits on what reaches the model; the tools' defaults when absent. */
+  readFileMaxLines?: number;
+  toolResultMaxChars?: number;
+  outputMaxChars?: number;
 }
 
 export const USAGE = `Usage:
@@ -42,6 +47,11 @@ Options:
   --max-requests N             stop after N model requests (default 50)
   --retries N                  automatic retries of a failed request (default 3; Retry-After honoured)
   --fuzzy-threshold X          apply_diff similarity from 0.8 to 1 (default 1: exact apart from whitespace)
+  --read-max-lines N           lines read_file shows per file (${READ_FILE_MAX_LINES.min}-${READ_FILE_MAX_LINES.max}, default ${READ_FILE_MAX_LINES.default})
+  --result-max-chars N         characters of a tool result sent to the model; the rest is saved
+                               to a file (${TOOL_RESULT_MAX_CHARS.min}-${TOOL_RESULT_MAX_CHARS.max}, default ${TOOL_RESULT_MAX_CHARS.default})
+  --output-max-chars N         characters of command output shown, as head and tail
+                               (${OUTPUT_MAX_CHARS.min}-${OUTPUT_MAX_CHARS.max}, default ${OUTPUT_MAX_CHARS.default})
   --json                       one JSON event per line on stdout
 Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 usage, 3 stopped.`;
 
@@ -55,6 +65,12 @@ function parseApprove(value: string): ApproveWord[] {
     if (!isApproveWord(w)) throw new UsageError(`--approve: unknown group "${w}" (use none, all, or ${APPROVE_WORDS.join(",")})`);
   }
   return words as ApproveWord[];
+}
+
+function parseLimit(flag: string, raw: string, bounds: LimitBounds): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !withinBounds(n, bounds)) throw new UsageError(`${flag} must be a whole number from ${bounds.min} to ${bounds.max} (got "${raw}")`);
+  return n;
 }
 
 /** Parses argv by hand: a dozen flags do not justify a dependency. */
@@ -143,6 +159,15 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         args.fuzzyThreshold = x;
         break;
       }
+      case "--read-max-lines":
+        args.readFileMaxLines = parseLimit(arg, value(), READ_FILE_MAX_LINES);
+        break;
+      case "--result-max-chars":
+        args.toolResultMaxChars = parseLimit(arg, value(), TOOL_RESULT_MAX_CHARS);
+        break;
+      case "--output-max-chars":
+        args.outputMaxChars = parseLimit(arg, value(), OUTPUT_MAX_CHARS);
+        break;
       case "--json":
         args.json = true;
         break;

@@ -12,6 +12,7 @@ import { parseWebviewMessage, type AttachedImage, type HostToWebview, type Provi
 import type { ProfileStore } from "./profileStore";
 import { SessionChoices } from "./sessionChoices";
 import { InputQueue } from "../../core/agent/inputQueue";
+import type { Mode } from "../../core/modes/modes";
 
 /** A message sent while the task was busy. */
 interface Queued {
@@ -32,6 +33,8 @@ export interface ChatSessionDeps {
    * active profile) instead of getProvider/modelOverrides/providerSummary.
    */
   profiles?: ProfileStore;
+  /** The mode files: a change reaches the running task (its picker, prompt and checks) at once. */
+  modeFiles?: { load(): readonly Mode[] | undefined; watch(onChange: () => void): vscode.Disposable };
 }
 
 /**
@@ -51,6 +54,8 @@ export class ChatSession implements vscode.Disposable {
   private readonly choices: SessionChoices | undefined;
   private readonly sessionListeners = new DisposableStore();
   private readonly queue = new InputQueue<Queued>();
+  /** The current task's tools (modes included), for mode-file changes. */
+  private toolbox: Toolbox | undefined;
 
   constructor(
     readonly name: string,
@@ -62,7 +67,22 @@ export class ChatSession implements vscode.Disposable {
       // A profile added, renamed or made active elsewhere shows in the picker at once.
       this.sessionListeners.add(deps.profiles.onDidChange(() => this.postPickers()));
     }
+    if (deps.modeFiles) this.sessionListeners.add(deps.modeFiles.watch(() => this.reloadModes()));
     this.task = this.createTask();
+  }
+
+  /**
+   * A mode file changed: the task's modes are read again. Its current mode takes the new definition;
+   * a mode that is gone stays in force until the task switches away from it.
+   */
+  reloadModes(): void {
+    const toolbox = this.toolbox;
+    const modes = this.deps.modeFiles?.load();
+    if (!toolbox || !modes) return;
+    const current = modes.find((m) => m.slug === toolbox.mode.slug);
+    toolbox.modes = current ? modes : [...modes, toolbox.mode];
+    if (current) toolbox.mode = current;
+    this.postPickers();
   }
 
   /** Mode picker and the cycle-mode keybinding: the current task goes on in this mode. */
@@ -182,6 +202,7 @@ export class ChatSession implements vscode.Disposable {
   private createTask(): Task {
     const choices = this.choices;
     const toolbox = this.deps.createToolbox?.(this.approvals);
+    this.toolbox = toolbox;
     const task = new Task({
       getProvider: () => (choices ? choices.provider() : this.deps.getProvider()),
       logger: this.deps.logger,

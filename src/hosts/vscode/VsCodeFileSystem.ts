@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
 import * as vscode from "vscode";
 import type { EntryType, FileStat, FileSystem } from "../../core/ports/fileSystem";
+import { openDocument } from "./diffReview";
 
 function typeOf(type: vscode.FileType): EntryType {
   // Symbolic links come as a bit flag on top of what they point to.
@@ -32,7 +33,12 @@ export class VsCodeFileSystem implements FileSystem {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    return vscode.workspace.fs.readFile(this.toUri(path));
+    const uri = this.toUri(path);
+    // Unsaved changes in an editor are what the user sees: tools read them, and edits start from
+    // them (the review then saves them with the edit) instead of overwriting them.
+    const open = openDocument(uri);
+    if (open?.isDirty) return new TextEncoder().encode(open.getText());
+    return vscode.workspace.fs.readFile(uri);
   }
 
   async readDirectory(path: string): Promise<{ name: string; type: EntryType }[]> {

@@ -2,15 +2,18 @@ import { type } from "node:os";
 import * as vscode from "vscode";
 import { createToolbox, type Toolbox } from "../../core/agent/toolbox";
 import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
-import { BUILTIN_MODES, findMode } from "../../core/modes/modes";
+import { BUILTIN_MODES, findMode, type Mode } from "../../core/modes/modes";
 import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
+import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../core/tools/limits";
 import { createDefaultRegistry } from "../../core/tools/registry";
 import type { Approvals } from "../../core/ports/approvals";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
 import { createVsCodeTerminal, VsCodeLauncher } from "./vscodeTerminal";
 import { readAutoApprove } from "./autoApprove";
+import { DiffEditReview } from "./diffReview";
+import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
 
 const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
 
@@ -20,6 +23,10 @@ function setting<T>(logger: Logger, key: string, fallback: T, valid: (value: unk
   if (valid(value)) return value;
   logger.warn(`setting kiln.${key} is ${JSON.stringify(value)}, which is not valid; using ${JSON.stringify(fallback)}`);
   return fallback;
+}
+
+function limit(logger: Logger, key: string, bounds: LimitBounds): number {
+  return setting(logger, key, bounds.default, (v): v is number => withinBounds(v, bounds));
 }
 
 /** Tabs open on files of the workspace, the active one first, as the model should see paths. */
@@ -50,11 +57,27 @@ function reportModeErrors(errors: readonly string[], logger: Logger): void {
   }
 }
 
+/** The two sides of the diff editor's reviews, registered once by the extension. */
+export interface ReviewDocuments {
+  originals: OriginalDocuments;
+  proposals: ProposalFileSystem;
+}
+
+/** The built-in and custom modes for the first workspace folder; undefined without a folder. */
+export function loadWorkspaceModes(storage: vscode.Uri, logger: Logger): readonly Mode[] | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) return undefined;
+  const cwd = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
+  const loaded = loadModes(cwd, vscode.Uri.joinPath(storage, GLOBAL_MODES_FILE).fsPath);
+  reportModeErrors(loaded.errors, logger);
+  return loaded.modes;
+}
+
 /**
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
  * folder there is nothing to work on, and the chat answers without tools.
  */
-export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals: Approvals) => Toolbox | undefined {
+export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments): (approvals: Approvals) => Toolbox | undefined {
   let tasks = 0;
   // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
   let launcher: VsCodeLauncher | undefined;
@@ -62,13 +85,13 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals:
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return undefined;
     const cwd = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
-    // Read for each new task, so edits to the mode files apply without a reload.
-    const loaded = loadModes(cwd, vscode.Uri.joinPath(storage, GLOBAL_MODES_FILE).fsPath);
-    reportModeErrors(loaded.errors, logger);
+    // Read for each new task, and again by the chat when a mode file changes (ChatSession).
+    const loaded = { modes: loadWorkspaceModes(storage, logger) ?? BUILTIN_MODES };
     const slug = setting(logger, "mode", "code", (v): v is string => typeof v === "string" && findMode(v, loaded.modes) !== undefined);
     const taskDir = vscode.Uri.joinPath(storage, "tasks", `${Date.now()}-${++tasks}`);
     let overflows = 0;
     const toUri = folder.uri.scheme === "file" ? undefined : (path: string) => folder.uri.with({ path });
+    const fs = new VsCodeFileSystem(toUri);
     return createToolbox({
       registry: createDefaultRegistry(),
       mode: findMode(slug, loaded.modes) ?? BUILTIN_MODES[0]!,
@@ -78,10 +101,16 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger): (approvals:
       // Read per call, so turning auto-approve on or off applies to the running task.
       autoApprove: () => readAutoApprove(logger),
       cwd,
-      fs: new VsCodeFileSystem(toUri),
+      fs,
+      // Edits open in the diff editor for review; without the review documents they go straight to disk.
+      edits: review && new DiffEditReview(review.originals, review.proposals, fs, toUri ?? ((path) => vscode.Uri.file(path)), logger),
       os: type(),
       openFiles: () => openFiles(folder),
       fuzzyThreshold: () => setting(logger, "applyDiff.fuzzyThreshold", 1, (v): v is number => typeof v === "number" && v >= 0.8 && v <= 1),
+      // Read per call too: a limit changed in the settings panel applies to the running task's next tool.
+      readFileMaxLines: () => limit(logger, "context.readFileMaxLines", READ_FILE_MAX_LINES),
+      toolResultMaxChars: () => limit(logger, "context.toolResultMaxChars", TOOL_RESULT_MAX_CHARS),
+      outputMaxChars: () => limit(logger, "terminal.outputMaxChars", OUTPUT_MAX_CHARS),
       requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
       maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
       saveOverflow: async (toolName, text) => {

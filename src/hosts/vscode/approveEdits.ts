@@ -17,7 +17,7 @@ export function affectsAutoApprove(event: vscode.ConfigurationChangeEvent): bool
  * Where a setting's value lives: a workspace value hides the user's, so an edit goes there. Read
  * without a resource, as the agent reads these settings (autoApprove.ts).
  */
-function targetOf(config: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
+export function targetOf(config: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
   return config.inspect(key)?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
 }
 

@@ -9,7 +9,9 @@ import { setApiKey } from "./commands";
 import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./providerConfig";
 import { setUpWebview } from "./webviewSetup";
-import { toolboxFactory } from "./agentSetup";
+import { loadWorkspaceModes, toolboxFactory } from "./agentSetup";
+import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./proposalDocuments";
+import { watchModeFiles } from "./modeEdits";
 import { registerAutoApproveToggle } from "./autoApprove";
 import { ProfileStore } from "./profileStore";
 import { findProfile, secretNameOf } from "./profiles";
@@ -42,6 +44,14 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const settingsPanel = new SettingsPanel(context.extensionUri, settings);
   context.subscriptions.push(profiles, settings, settingsPanel);
 
+  // The diff editor's two sides: the original, read-only, and the proposal, in memory and editable.
+  const review = { originals: new OriginalDocuments(), proposals: new ProposalFileSystem() };
+  context.subscriptions.push(
+    review.proposals,
+    vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, review.originals),
+    vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, review.proposals, { isCaseSensitive: true }),
+  );
+
   const deps: ChatSessionDeps = {
     logger,
     profiles,
@@ -53,7 +63,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     },
     // Validated by the core, which names any bad field in the log.
     modelOverrides: () => vscode.workspace.getConfiguration("kiln.provider").get<unknown>("modelInfo"),
-    createToolbox: toolboxFactory(context.globalStorageUri, logger),
+    createToolbox: toolboxFactory(context.globalStorageUri, logger, review),
+    modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {
       const settings = readProviderSettings();
       const model = settings.model || DEFAULT_MODELS[settings.kind];

@@ -5,6 +5,7 @@ import { parseSettingsMessage, type HostToSettings, type ProfileForm, type Setti
 import { affectsAutoApprove, applyApproveChanges, readApproveView } from "./approveEdits";
 import { deleteMode, modeView, saveMode, watchModeFiles } from "./modeEdits";
 import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
+import { affectsOptions, applyOptionChanges, readOptionsView } from "./optionEdits";
 import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
 import { findProfile } from "./profiles";
 import type { ProfileStore } from "./profileStore";
@@ -41,7 +42,7 @@ export class SettingsController implements vscode.Disposable {
       if (this.webview) void this.postState();
     };
     this.listeners.add(store.onDidChange(refresh));
-    this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => affectsAutoApprove(event) && refresh()));
+    this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => (affectsAutoApprove(event) || affectsOptions(event)) && refresh()));
     this.listeners.add(watchModeFiles(storage, refresh));
   }
 
@@ -99,6 +100,7 @@ export class SettingsController implements vscode.Disposable {
       active: (findProfile(profiles, profiles.active) ?? profiles.profiles[0])?.name ?? profiles.active,
       modes: modes.modes.map((m) => modeView(m, this.storage, profiles.pins[m.slug])),
       autoApprove: readApproveView(),
+      options: readOptionsView(modes.modes.map((m) => m.slug)),
       errors: [...profiles.errors, ...modes.errors],
       hasWorkspace: modes.hasWorkspace,
     };
@@ -144,6 +146,8 @@ export class SettingsController implements vscode.Disposable {
         return undefined;
       case "settings/setAutoApprove":
         return applyApproveChanges(message.changes);
+      case "settings/setOptions":
+        return applyOptionChanges(message.changes, listModes(this.storage).modes.map((m) => m.slug));
       case "settings/saveMode":
         return saveMode(this.storage, message.scope, message.original, message.mode);
       case "settings/deleteMode":

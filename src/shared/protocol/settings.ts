@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { APPROVE_WORDS, type ApproveWord } from "../../core/approval/settings";
+import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../../core/tools/limits";
 import { parseMessage, type ParsedMessage } from "./parse";
 
 /**
@@ -93,6 +94,64 @@ export const AutoApproveChangesSchema = z
   .strict();
 export type AutoApproveChanges = z.output<typeof AutoApproveChangesSchema>;
 
+/**
+ * The "Limits and tools" section: task defaults, the limits on what reaches the model, apply_diff and
+ * the browser. Checked like the auto-approve changes (OptionChangesSchema names the field at fault;
+ * nothing is written if one is bad); the host also checks that the mode exists.
+ */
+export const OPTION_SETTING = {
+  mode: "mode",
+  maxRequests: "maxRequests",
+  retries: "provider.retries",
+  requireTodosDone: "requireTodosDone",
+  readFileMaxLines: "context.readFileMaxLines",
+  toolResultMaxChars: "context.toolResultMaxChars",
+  outputMaxChars: "terminal.outputMaxChars",
+  fuzzyThreshold: "applyDiff.fuzzyThreshold",
+  browserPath: "browser.executablePath",
+} as const;
+export type OptionField = keyof typeof OPTION_SETTING;
+
+/** The values the agent uses when a setting is missing or invalid (agentSetup.ts, extension.ts). */
+export const OPTION_DEFAULTS = {
+  mode: "code",
+  maxRequests: 100,
+  retries: 3,
+  requireTodosDone: false,
+  readFileMaxLines: READ_FILE_MAX_LINES.default,
+  toolResultMaxChars: TOOL_RESULT_MAX_CHARS.default,
+  outputMaxChars: OUTPUT_MAX_CHARS.default,
+  fuzzyThreshold: 1,
+  browserPath: "",
+};
+export const MAX_REQUESTS_LIMIT = 1000;
+export const MAX_RETRIES = 10;
+
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.number({ message }).int(message).min(min, message).max(max, message);
+};
+const bounded = (bounds: LimitBounds) => wholeNumber(bounds.min, bounds.max);
+export const OptionChangesSchema = z
+  .object({
+    mode: z.string({ message: "must be a mode's slug" }).trim().min(1, "must be a mode's slug").max(100, "must be a mode's slug"),
+    maxRequests: z
+      .number({ message: "must be a whole number, 1 or more" })
+      .int("must be a whole number, 1 or more")
+      .min(1, "must be a whole number, 1 or more")
+      .max(MAX_REQUESTS_LIMIT, `is at most ${MAX_REQUESTS_LIMIT}`),
+    retries: wholeNumber(0, MAX_RETRIES),
+    requireTodosDone: flag,
+    readFileMaxLines: bounded(READ_FILE_MAX_LINES),
+    toolResultMaxChars: bounded(TOOL_RESULT_MAX_CHARS),
+    outputMaxChars: bounded(OUTPUT_MAX_CHARS),
+    fuzzyThreshold: z.number({ message: "must be a number from 0.8 to 1" }).min(0.8, "must be a number from 0.8 to 1").max(1, "must be a number from 0.8 to 1"),
+    browserPath: z.string({ message: "must be a path (empty: found automatically)" }).trim().max(4_096, "is at most 4096 characters"),
+  })
+  .partial()
+  .strict();
+export type OptionChanges = z.output<typeof OptionChangesSchema>;
+
 export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/ready") }).strict(),
   /** Creates a profile (no `original`) or replaces the one named `original`. */
@@ -106,6 +165,8 @@ export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/openAutoApprove") }).strict(),
   /** The values are checked by the host (AutoApproveChangesSchema), which names a bad field in its answer. */
   z.object({ type: z.literal("settings/setAutoApprove"), requestId: z.string().max(100), changes: z.record(z.string().max(50), z.unknown()) }).strict(),
+  /** Checked by the host (OptionChangesSchema and the list of modes), which names a bad field in its answer. */
+  z.object({ type: z.literal("settings/setOptions"), requestId: z.string().max(100), changes: z.record(z.string().max(50), z.unknown()) }).strict(),
   /** Creates a custom mode in the scope's file (no `original`) or replaces the one with slug `original`. */
   z.object({ type: z.literal("settings/saveMode"), requestId: z.string().max(100), scope: modeScope, original: slug.optional(), mode: ModeFormSchema }).strict(),
   z.object({ type: z.literal("settings/deleteMode"), requestId: z.string().max(100), scope: modeScope, slug }).strict(),
@@ -160,11 +221,18 @@ export interface AutoApproveView {
   workspaceFields: ApproveField[];
 }
 
+/** The "Limits and tools" settings as the agent reads them (an invalid value shows as its default). */
+export type OptionsView = typeof OPTION_DEFAULTS & {
+  /** Fields whose setting has a workspace value: edits go there, since it hides the user value. */
+  workspaceFields: OptionField[];
+};
+
 export interface SettingsState {
   profiles: ProfileView[];
   active: string;
   modes: ModeView[];
   autoApprove: AutoApproveView;
+  options: OptionsView;
   /** Problems in kiln.profiles, kiln.modeProfiles and the mode files; the rest keeps working. */
   errors: string[];
   /** Whether a folder is open (the project's .kilocodemodes lives in it). */

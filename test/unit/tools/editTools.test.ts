@@ -291,3 +291,27 @@ describe("write_to_file placeholder check", () => {
     expect(findPlaceholder("x\n  // ... existing code ...\n")).toEqual({ line: 2, text: "// ... existing code ..." });
   });
 });
+
+describe("a proposal the user changed before approving", () => {
+  it("the model is told, with the user's change as a patch against its proposal", async () => {
+    const d = deps();
+    // The review surface (VS Code's diff editor) saves what the user left on its right side.
+    d.context.edits = {
+      apply: async (edit, decide) => {
+        await decide();
+        const content = edit.proposed!.replace("two", "TWO (the user's spelling)");
+        writeFileSync(edit.path, content);
+        return { applied: true, content, userEdited: true };
+      },
+    };
+    const result = await run("insert_content", { path: "list.txt", line: "2", content: "one and a half\n" }, d);
+    expect(file("list.txt")).toBe("one\none and a half\nTWO (the user's spelling)\nthree\n");
+    expect(result.forModel).toContain("Inserted 1 line into list.txt before line 2 (lines 2-2 now). The user edited your proposal before saving");
+    expect(result.forModel).toContain("-two\n+TWO (the user's spelling)");
+  });
+
+  it("says nothing of the kind when the user kept the proposal", async () => {
+    const result = await run("write_to_file", { path: "new.txt", content: "hello\n", line_count: "1" });
+    expect(result.forModel).toBe("Created new.txt (1 line).");
+  });
+});

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AutoApproveView, ModeView, SettingsState } from "../../../src/shared/protocol/settings";
+import { OPTION_DEFAULTS, type AutoApproveView, type ModeView, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el } from "./dom";
 import { posted } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
@@ -25,7 +25,7 @@ const ASK_GLOBAL: ModeView = { slug: "ask", name: "Ask (ours)", source: "/storag
 
 function show(modes: ModeView[] = [CODE, DOCS, ASK_GLOBAL], hasWorkspace = true) {
   const model = new SettingsModel();
-  const state: SettingsState = { profiles: [], active: "default", modes, autoApprove: APPROVE, errors: [], hasWorkspace };
+  const state: SettingsState = { profiles: [], active: "default", modes, autoApprove: APPROVE, options: { ...OPTION_DEFAULTS, workspaceFields: [] }, errors: [], hasWorkspace };
   model.apply({ type: "settings/state", state });
   render(h(SettingsApp, { model }));
   return model;

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AutoApproveView, SettingsState } from "../../../src/shared/protocol/settings";
+import { OPTION_DEFAULTS, type AutoApproveView, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el } from "./dom";
 import { posted } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
@@ -21,7 +21,7 @@ const APPROVE: AutoApproveView = {
 };
 
 function state(approve: Partial<AutoApproveView> = {}): SettingsState {
-  return { profiles: [], active: "default", modes: [], autoApprove: { ...APPROVE, ...approve }, errors: [], hasWorkspace: true };
+  return { profiles: [], active: "default", modes: [], autoApprove: { ...APPROVE, ...approve }, options: { ...OPTION_DEFAULTS, workspaceFields: [] }, errors: [], hasWorkspace: true };
 }
 
 function show(approve: Partial<AutoApproveView> = {}) {

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SettingsState } from "../../../src/shared/protocol/settings";
+import { OPTION_DEFAULTS, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el } from "./dom";
 import { posted } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
@@ -17,6 +17,7 @@ const STATE: SettingsState = {
   active: "default",
   modes: [],
   autoApprove: { words: ["read"], enabled: true, allowed: [], denied: [], refuseDenied: false, maxRequests: 0, maxCost: 0, workspaceFields: [] },
+  options: { ...OPTION_DEFAULTS, workspaceFields: [] },
   errors: [],
   hasWorkspace: true,
 };

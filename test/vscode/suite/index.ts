@@ -14,10 +14,12 @@ export async function run(): Promise<void> {
   require("./secrets.test");
   require("./terminal.test");
   require("./queue.test");
+  require("./diffReview.test");
   require("./profiles.test");
   require("./modes.test");
   require("./approve.test");
   require("./settingsEdit.test");
+  require("./settingsOptions.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

@@ -173,4 +173,21 @@ describe("modes: picker, cycle-mode command and custom modes", () => {
     assert.ok(promptOf(server.requests.at(-1)!).system.startsWith(role("code")));
     assert.ok(posted.some((m) => m.type === "chat/appended" && m.item.role === "completion"));
   });
+
+  it("an edit to .kilocodemodes reaches the running chat: a new mode in the picker, the current mode's new role in the next request", async () => {
+    const api = await kiln();
+    const file = (role: string) => ["customModes:", "  - slug: reviewer", "    name: Reviewer", `    roleDefinition: ${role}`, "    groups: [read]", ""].join("\n");
+    api.sidebar.newTask();
+    const added = await pickersAfter(api, () => writeFileSync(modesFile, file("You review code.")), (p) => p.modes.some((m) => m.slug === "reviewer"));
+    assert.deepEqual(
+      added.modes.map((m) => m.slug),
+      [...BUILT_IN, "reviewer"],
+      "no new task was needed",
+    );
+    assert.ok(api.sidebar.pickMode("reviewer"), "the new mode can be picked in the running task");
+    await pickersAfter(api, () => writeFileSync(modesFile, file("You review code, strictly.")), (p) => p.mode === "reviewer");
+    server.enqueue({ text: COMPLETE });
+    await exchange(api.sidebar, { type: "chat/send", text: "review it" });
+    assert.ok(promptOf(server.requests.at(-1)!).system.includes("You review code, strictly."), "the running task took the edited role");
+  });
 });

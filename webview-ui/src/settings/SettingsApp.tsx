@@ -2,6 +2,7 @@ import { useSyncExternalStore } from "react";
 import { ApproveSection } from "./ApproveSection";
 import type { SettingsModel } from "./model";
 import { ModesSection } from "./ModesSection";
+import { OptionsSection } from "./OptionsSection";
 import { ProfilesSection } from "./ProfilesSection";
 
 export function SettingsApp({ model }: { model: SettingsModel }) {
@@ -28,6 +29,7 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
       )}
       <ProfilesSection profiles={state.profiles} active={state.active} results={view.results} />
       <ApproveSection approve={state.autoApprove} results={view.results} />
+      <OptionsSection options={state.options} modes={state.modes} results={view.results} />
       <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} results={view.results} />
     </main>
   );

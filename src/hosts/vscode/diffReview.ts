@@ -1,0 +1,101 @@
+import { randomBytes } from "node:crypto";
+import * as vscode from "vscode";
+import type { Logger } from "../../core/ports";
+import type { ApprovalDecision } from "../../core/ports/approvals";
+import type { EditResult, EditReview, ProposedEdit } from "../../core/ports/editReview";
+import type { FileSystem } from "../../core/ports/fileSystem";
+import { ORIGINAL_SCHEME, PROPOSED_SCHEME, type OriginalDocuments, type ProposalFileSystem } from "./proposalDocuments";
+
+const BOM = "\uFEFF";
+
+/** The open document of a URI, if any (its text may differ from the disk: unsaved changes). */
+export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+}
+
+/**
+ * Edits shown in VS Code's diff editor: the file as it was on the left (read-only), the proposal on
+ * the right, where the user may change it before approving on the tool card. Approved, what the
+ * right side holds is written; rejected, the tabs close and the file was never touched.
+ */
+export class DiffEditReview implements EditReview {
+  constructor(
+    private readonly originals: OriginalDocuments,
+    private readonly proposals: ProposalFileSystem,
+    private readonly fs: FileSystem,
+    private readonly toUri: (path: string) => vscode.Uri,
+    private readonly logger: Logger,
+  ) {}
+
+  async apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
+    if (edit.proposed === null) return this.deletion(edit, decide);
+    // Unique across chats and tasks: every review shares the two providers.
+    const key = randomBytes(6).toString("hex");
+    const left = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: edit.path, query: key });
+    const right = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: edit.path, query: key });
+    this.originals.set(key, edit.original ?? "");
+    this.proposals.put(right, edit.proposed);
+    try {
+      await this.show(left, right, edit);
+      const decision = await decide();
+      const final = this.finalText(right, edit.proposed);
+      await this.close(right);
+      if (!decision.approved) return { applied: false, feedback: decision.feedback };
+      await this.write(edit.path, final);
+      return { applied: true, content: final, userEdited: final !== edit.proposed };
+    } finally {
+      this.originals.delete(key);
+      this.proposals.remove(right);
+    }
+  }
+
+  private async show(left: vscode.Uri, right: vscode.Uri, edit: ProposedEdit): Promise<void> {
+    const title = `${edit.display}: ${edit.original === undefined ? "new file" : "original"} ↔ Kiln's proposal`;
+    try {
+      // The user may be typing in the chat: the diff opens beside, without taking the keyboard.
+      await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
+    } catch (err) {
+      // The card still shows the diff, so the review goes on without the editor.
+      this.logger.warn(`could not open the diff editor for ${edit.display}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The right side as the user left it: unsaved changes in its editor, or what they saved there. */
+  private finalText(right: vscode.Uri, proposed: string): string {
+    const doc = openDocument(right);
+    let text = doc?.isDirty ? doc.getText() : new TextDecoder("utf-8", { ignoreBOM: true }).decode(this.proposals.readFile(right));
+    // An editor's text never holds the BOM; the file keeps the one it had.
+    if (proposed.startsWith(BOM) && !text.startsWith(BOM)) text = BOM + text;
+    return text;
+  }
+
+  private async close(right: vscode.Uri): Promise<void> {
+    const doc = openDocument(right);
+    // Saved into memory first, so closing the tab does not ask whether to save the user's changes.
+    if (doc?.isDirty) await doc.save();
+    const key = right.toString();
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === key);
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+  }
+
+  /**
+   * An editor that holds the file gets the new text and saves it, so it neither goes stale nor
+   * conflicts with the disk; otherwise the file is written atomically.
+   */
+  private async write(path: string, text: string): Promise<void> {
+    const uri = this.toUri(path);
+    const doc = openDocument(uri);
+    if (!doc) return this.fs.writeFile(path, text);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text.startsWith(BOM) ? text.slice(1) : text);
+    if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${path} in its editor`);
+  }
+
+  private async deletion(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
+    const decision = await decide();
+    if (!decision.approved) return { applied: false, feedback: decision.feedback };
+    await this.fs.delete(edit.path);
+    return { applied: true, content: null, userEdited: false };
+  }
+}
