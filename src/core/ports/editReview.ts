@@ -15,7 +15,13 @@ export interface ProposedEdit {
 
 export type EditResult =
   /** content: what was saved (the user may have changed the proposal before approving). */
-  | { applied: true; content: string | null; userEdited: boolean }
+  | {
+      applied: true;
+      content: string | null;
+      userEdited: boolean;
+      /** Errors the editor's language tools found after the save that were not there before ("line:col message"). */
+      newProblems?: string[];
+    }
   | { applied: false; feedback?: string };
 
 /**

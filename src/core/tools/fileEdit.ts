@@ -48,7 +48,7 @@ export interface EditProposal {
 }
 
 export type EditApplied =
-  /** note: for the model when the user changed the proposal before saving: what they changed, as a patch. */
+  /** note: for the model: what the user changed in the proposal (a patch), and new problems after the save. */
   | { applied: true; content: string | null; userEdited: boolean; note: string }
   | { applied: false; outcome: ToolOutcome };
 
@@ -66,7 +66,13 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
   const approve = context.approve ?? (async () => ({ approved: true }) as const);
   const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, tool }, () => approve({ diff }));
   if (!result.applied) return { applied: false, outcome: { kind: "denied", feedback: result.feedback } };
-  return { ...result, note: result.userEdited ? userEditNote(target.display, after ?? "", result.content ?? "") : "" };
+  const problems = result.newProblems?.length ? problemNote(target.display, result.newProblems) : "";
+  return { ...result, note: (result.userEdited ? userEditNote(target.display, after ?? "", result.content ?? "") : "") + problems };
+}
+
+/** New errors after the save, so the model fixes what it broke before moving on. */
+function problemNote(display: string, problems: readonly string[]): string {
+  return `\n\nNew problems in ${display} after this edit (fix them if the edit caused them):\n${problems.map((p) => `- ${p}`).join("\n")}`;
 }
 
 /** What the user changed in the proposal, so the model knows the file as saved without reading it. */

@@ -103,7 +103,11 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: Rev
       cwd,
       fs,
       // Edits open in the diff editor for review; without the review documents they go straight to disk.
-      edits: review && new DiffEditReview(review.originals, review.proposals, fs, toUri ?? ((path) => vscode.Uri.file(path)), logger),
+      edits:
+        review &&
+        new DiffEditReview(review.originals, review.proposals, fs, toUri ?? ((path) => vscode.Uri.file(path)), logger, () =>
+          setting(logger, "diagnostics.delayMs", 1000, (v): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 10_000),
+        ),
       os: type(),
       openFiles: () => openFiles(folder),
       fuzzyThreshold: () => setting(logger, "applyDiff.fuzzyThreshold", 1, (v): v is number => typeof v === "number" && v >= 0.8 && v <= 1),

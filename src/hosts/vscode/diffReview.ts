@@ -4,6 +4,7 @@ import type { Logger } from "../../core/ports";
 import type { ApprovalDecision } from "../../core/ports/approvals";
 import type { EditResult, EditReview, ProposedEdit } from "../../core/ports/editReview";
 import type { FileSystem } from "../../core/ports/fileSystem";
+import { diagnosticsSettled, errorsOf, newErrors } from "./newProblems";
 import { ORIGINAL_SCHEME, PROPOSED_SCHEME, type OriginalDocuments, type ProposalFileSystem } from "./proposalDocuments";
 
 const BOM = "\uFEFF";
@@ -12,6 +13,11 @@ const BOM = "\uFEFF";
 export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+}
+
+function inTab(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
 }
 
 /**
@@ -26,6 +32,8 @@ export class DiffEditReview implements EditReview {
     private readonly fs: FileSystem,
     private readonly toUri: (path: string) => vscode.Uri,
     private readonly logger: Logger,
+    /** How long to wait for the language tools after a save (kiln.diagnostics.delayMs); 0: no report. */
+    private readonly diagnosticsDelay: () => number = () => 0,
   ) {}
 
   async apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
@@ -36,14 +44,25 @@ export class DiffEditReview implements EditReview {
     const right = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: edit.path, query: key });
     this.originals.set(key, edit.original ?? "");
     this.proposals.put(right, edit.proposed);
+    const file = this.toUri(edit.path);
+    const waitMs = this.diagnosticsDelay();
     try {
+      // The errors the file has now are the baseline of the report after the save.
+      const baseline = waitMs > 0 && edit.original !== undefined && !inTab(file) ? diagnosticsSettled(file, waitMs) : undefined;
+      // Language tools check files that are in a tab (not the diff's virtual left side): the file
+      // opens in a preview tab behind the diff, so its errors are known before the edit.
+      if (baseline) await this.showQuietly(file);
       await this.show(left, right, edit);
       const decision = await decide();
       const final = this.finalText(right, edit.proposed);
       await this.close(right);
       if (!decision.approved) return { applied: false, feedback: decision.feedback };
+      await baseline;
+      const before = errorsOf(file);
+      const settled = waitMs > 0 ? diagnosticsSettled(file, waitMs) : undefined;
       await this.write(edit.path, final);
-      return { applied: true, content: final, userEdited: final !== edit.proposed };
+      const newProblems = settled ? await this.problemsAfter(file, before, settled) : [];
+      return { applied: true, content: final, userEdited: final !== edit.proposed, ...(newProblems.length > 0 ? { newProblems } : {}) };
     } finally {
       this.originals.delete(key);
       this.proposals.remove(right);
@@ -90,6 +109,22 @@ export class DiffEditReview implements EditReview {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text.startsWith(BOM) ? text.slice(1) : text);
     if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${path} in its editor`);
+  }
+
+  /** In a preview tab, keyboard focus staying where the user is typing. */
+  private async showQuietly(file: vscode.Uri): Promise<void> {
+    try {
+      await vscode.window.showTextDocument(file, { preview: true, preserveFocus: true });
+    } catch (err) {
+      this.logger.warn(`could not show ${file.toString()} for its diagnostics: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private async problemsAfter(file: vscode.Uri, before: vscode.Diagnostic[], settled: Promise<void>): Promise<string[]> {
+    // Language tools check the files on screen: the saved file is shown.
+    await this.showQuietly(file);
+    await settled;
+    return newErrors(file, before);
   }
 
   private async deletion(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {

@@ -35,7 +35,7 @@ describe("edits reviewed in VS Code's diff editor", () => {
   afterEach(async () => {
     await restore();
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    for (const name of ["review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt"]) rmSync(path(name), { force: true });
+    for (const name of ["review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt", "conf.json"]) rmSync(path(name), { force: true });
   });
 
   it("shows the original on the left and the proposal on the right; Approve writes it and closes the tabs", async () => {
@@ -118,5 +118,20 @@ describe("edits reviewed in VS Code's diff editor", () => {
     assert.equal(readFileSync(path("dirty.txt"), "utf8"), "zero (unsaved)\none\ntwo\nthree\n");
     assert.equal(doc.isDirty, false);
     assert.equal(doc.getText(), "zero (unsaved)\none\ntwo\nthree\n", "the editor shows the saved file");
+  });
+
+  it("after the save, the model hears of the errors the edit added, not of those already there", async () => {
+    const api = await kiln();
+    // One error before the edit (a property missing after ",,"); the edit keeps it and adds another (a missing colon).
+    writeFileSync(path("conf.json"), '{\n  "a": 1,,\n  "b": 2\n}\n');
+    server.enqueue(xmlCall("write_to_file", { path: "conf.json", content: '{\n  "a": 1,,\n  "b": 3,\n  "c" 4\n}', line_count: 5 }), { text: COMPLETE });
+    const turn = startTurn(api.sidebar, "Set b to 3 and add c");
+    const card = await turn.card();
+    turn.answer(card.id, true);
+    await turn.done;
+    const told = promptOf(server.requests.at(-1)!).all;
+    assert.match(told, /New problems in conf.json after this edit/);
+    assert.match(told, /4:7 Colon expected/);
+    assert.doesNotMatch(told, /Property expected/, "the error that was there before is not reported as new");
   });
 });
