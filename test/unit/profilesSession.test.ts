@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Toolbox } from "../../src/core/agent/toolbox";
 import { BUILTIN_MODES, type Mode } from "../../src/core/modes/modes";
+import { TaskChanges } from "../../src/core/edit/taskChanges";
 import type { Logger } from "../../src/core/ports";
 import type { ProfileStore } from "../../src/hosts/vscode/profileStore";
 import { buildState, chooseProfile, legacyProfile, type Profile, type ProfilesState } from "../../src/hosts/vscode/profiles";
@@ -30,6 +31,9 @@ function toolbox(modes: readonly Mode[] = BUILTIN_MODES): Toolbox {
     maxRequests: 10,
     mode: modes[0]!,
     modes,
+    changes: new TaskChanges(),
+    previewEdit: () => undefined,
+    endPreviews: async () => undefined,
     requireTodosDone: false,
     withMode: (mode) => ({ ...made, mode }),
     xmlParams: () => ({}),

@@ -55,6 +55,7 @@ export function App({ store }: { store: ChatStore }) {
         queuePaused={state.queuePaused}
         images={state.provider?.images === true}
         model={state.provider?.model}
+        inputRequest={state.inputRequest}
       />
     </div>
   );

@@ -1,8 +1,11 @@
-import { useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import type { AttachedImage } from "../../src/shared/protocol/messages";
 import { readImageFile, roomFor } from "./attachments";
 import { QueuedMessages } from "./QueuedMessages";
+import { useInputRequest } from "./inputRequest";
+import type { InputRequest } from "./store";
 import { Pickers } from "./settings/Pickers";
+import { useInputPicker } from "./InputPicker";
 import { send } from "./vscodeApi";
 
 interface Props {
@@ -13,6 +16,8 @@ interface Props {
   /** Whether the current model takes images, and its name for the hint when it does not. */
   images?: boolean;
   model?: string;
+  /** Add to Context and the focus keybinding, from the host. */
+  inputRequest?: InputRequest;
 }
 
 /**
@@ -20,8 +25,11 @@ interface Props {
  * its feedback box, so an approval never needs the mouse. Images pasted or dropped here go with
  * the message when the model takes them.
  */
-export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false, images = false, model = "" }: Props) {
+export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false, images = false, model = "", inputRequest }: Props) {
   const [text, setText] = useState("");
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  useInputRequest(inputRequest, setText, inputRef);
+  const picker = useInputPicker(text, setText, inputRef);
   const [attached, setAttached] = useState<AttachedImage[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
 
@@ -67,6 +75,8 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // An open @ or / picker takes the arrows, Enter, Tab and Escape.
+    if (picker.onKeyDown(event)) return;
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       if (waitingCard && !text.trim() && attached.length === 0) send({ type: "chat/approval", id: waitingCard, approved: true });
@@ -99,8 +109,10 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
           {problem}
         </div>
       )}
+      {picker.list}
       <div className="input-row" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
         <textarea
+          ref={inputRef}
           data-testid="chat-input"
           aria-label="Message Kiln"
           placeholder={
@@ -112,7 +124,11 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
           }
           value={text}
           rows={3}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            picker.setCaret(event.target.selectionStart ?? event.target.value.length);
+          }}
+          {...picker.inputProps}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />

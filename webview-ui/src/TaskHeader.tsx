@@ -56,6 +56,11 @@ export function TaskSummary({ task, title, busy = false }: { task: TaskInfo | un
             Cancel
           </button>
         )}
+        {(task.changedFiles ?? 0) > 0 && (
+          <button className="icon-button" data-testid="review-changes" title="See each file's changes since the task began, and revert any" onClick={() => send({ type: "chat/reviewChanges" })}>
+            {task.changedFiles === 1 ? "1 file changed" : `${task.changedFiles} files changed`}
+          </button>
+        )}
         {resumable && (
           <button className="icon-button" data-testid="resume-task" title="Go on where the task stopped" onClick={() => send({ type: "chat/resume" })}>
             Resume

@@ -25,6 +25,14 @@ export interface ChatState {
   queued: readonly string[];
   /** After a cancel the queue waits for the user to send or remove each message. */
   queuePaused: boolean;
+  /** The host's latest ask of the input (Add to Context, focus); a new id each time, so a repeat counts. */
+  inputRequest: InputRequest | undefined;
+}
+
+export interface InputRequest {
+  id: number;
+  /** Text to add to what the user has typed; absent for a plain focus. */
+  append?: string;
 }
 
 /**
@@ -45,6 +53,7 @@ export class ChatStore {
     waitingCard: undefined,
     queued: [],
     queuePaused: false,
+    inputRequest: undefined,
   };
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
@@ -102,6 +111,12 @@ export class ChatStore {
         break;
       case "chat/queue":
         s = { ...s, queued: message.messages, queuePaused: message.paused };
+        break;
+      case "chat/addToInput":
+        s = { ...s, inputRequest: { id: (s.inputRequest?.id ?? 0) + 1, append: message.text } };
+        break;
+      case "chat/focusInput":
+        s = { ...s, inputRequest: { id: (s.inputRequest?.id ?? 0) + 1 } };
         break;
     }
     this.state = { ...s, items: list.items, version: s.version + 1, waitingCard: list.waitingCard };

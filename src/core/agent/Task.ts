@@ -113,6 +113,7 @@ export class Task implements Disposable {
       ...(cost === undefined ? {} : { cost }),
       ...(this.usage.context() ? { context: this.usage.context() } : {}),
       status: this.statusValue,
+      changedFiles: this.options.toolbox?.changes.list().length ?? 0,
       todos: this.todoList.map((t) => ({ ...t })),
     };
   }
@@ -135,8 +136,9 @@ export class Task implements Disposable {
     return this.child ? !this.child.busy : !this.busy;
   }
 
-  async send(text: string, images: readonly LlmImage[] = []): Promise<void> {
-    if (this.child) return this.child.send(text, images);
+  /** `forModel`: what the model reads when it differs from what the chat shows (mentions resolved, a workflow's body). */
+  async send(text: string, images: readonly LlmImage[] = [], forModel?: string): Promise<void> {
+    if (this.child) return this.child.send(text, images, forModel);
     if (this.busy) throw new Error("a reply is still streaming; wait for it or cancel it first");
     const { taken, model } = images.length > 0 ? await this.models.imagesFor(this.options.getProvider, images) : { taken: [], model: "" };
     const shown = taken.map((image) => `data:${image.mediaType};base64,${image.data}`);
@@ -144,7 +146,7 @@ export class Task implements Disposable {
     if (taken.length < images.length) {
       this.log.error(`${model} does not take images, so the ${images.length === 1 ? "image was" : `${images.length} images were`} not sent; pick a vision model to send images.`, false);
     }
-    this.conversation.addUserText(text, taken);
+    this.conversation.addUserText(forModel ?? text, taken);
     this.errors.count = 0;
     this.repetition.reset();
     await this.run();
@@ -224,6 +226,7 @@ export class Task implements Disposable {
       }
     } finally {
       this.controller = undefined;
+      await this.options.toolbox?.endPreviews();
       this.log.fire({ type: "busy", busy: false });
     }
   }
@@ -231,7 +234,7 @@ export class Task implements Disposable {
   /** One request: streams text into chat items and returns the tool calls, each with its card; throws on failure. */
   private async streamTurn(signal: AbortSignal): Promise<Turn> {
     const toolbox = this.options.toolbox;
-    const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, this.log);
+    const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, this.log, (block) => toolbox?.previewEdit(block));
     try {
       const provider = await this.options.getProvider();
       const model = this.models.resolve(provider);

@@ -31,6 +31,8 @@ export class ReplyReader {
   constructor(
     xmlParams: Record<string, string[]>,
     private readonly log: ChatLog,
+    /** A tool call still streaming (the review shows a write as it comes). */
+    private readonly onPartialTool: (block: ToolUseBlock) => void = () => undefined,
   ) {
     this.parser = new AssistantMessageParser(xmlParams, { reasoningTags: true });
     const sink = {
@@ -46,7 +48,9 @@ export class ReplyReader {
   add(event: Exclude<StreamEvent, { type: "usage" }>): void {
     if (event.type === "text") {
       this.raw += event.text;
-      this.textView.update(this.parser.processChunk(event.text));
+      const blocks = this.parser.processChunk(event.text);
+      this.textView.update(blocks);
+      this.partial(blocks);
     } else if (event.type === "reasoning") {
       if (!this.reasoning) {
         this.reasoning = { id: this.log.newId(), role: "assistant", text: "", reasoning: "", partial: true };
@@ -55,8 +59,15 @@ export class ReplyReader {
       this.log.textDelta(this.reasoning.id, event.text, "reasoning");
     } else {
       this.assembler.add(event);
-      this.nativeView.update(this.assembler.blocks());
+      const blocks = this.assembler.blocks();
+      this.nativeView.update(blocks);
+      this.partial(blocks);
     }
+  }
+
+  private partial(blocks: readonly { type: string }[]): void {
+    const last = blocks.at(-1) as ToolUseBlock | undefined;
+    if (last?.type === "tool_use" && last.partial) this.onPartialTool(last);
   }
 
   /** The stream ended: partial blocks are closed, and the chat items stop streaming. */

@@ -4,11 +4,15 @@ import { BUILTIN_MODES, toolsForMode } from "../modes/modes";
 import type { Approvals } from "../ports/approvals";
 import type { BrowserSessionFactory } from "../ports/browser";
 import type { EditReview } from "../ports/editReview";
+import { TaskChanges } from "../edit/taskChanges";
+import { StreamPreviews } from "../edit/streamPreview";
+import type { ToolUseBlock } from "../toolcall/types";
 import type { FileSystem } from "../ports/fileSystem";
 import type { Terminal } from "../ports/terminal";
 import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
 import type { AutoApproveInput, PipelineDeps } from "../tools/pipeline";
 import type { ToolRegistry } from "../tools/registry";
+import type { RulesLoad } from "../rules/loadRules";
 import { WorkspaceIgnore } from "../workspace/ignore";
 
 /** Everything the loop needs to work with tools, built once per task by the host. */
@@ -20,6 +24,12 @@ export interface Toolbox {
   modes: readonly Mode[];
   /** Whether attempt_completion waits for every todo to be done. */
   requireTodosDone: boolean;
+  /** Files the task changed (a subtask's too), for the end-of-task review. */
+  changes: TaskChanges;
+  /** A write still streaming from the model, shown in the review as it comes. */
+  previewEdit(block: ToolUseBlock): void;
+  /** Closes the previews no edit took over (the turn ended). */
+  endPreviews(): Promise<void>;
   /** The same tools and settings in another mode, for a subtask. */
   withMode(mode: Mode): Toolbox;
   xmlParams(): Record<string, string[]>;
@@ -52,18 +62,24 @@ export interface ToolboxOptions {
   openFiles?(): string[];
   /** Where the edit tools send their writes for review (VS Code's diff editor); absent: straight to disk. */
   edits?: EditReview;
+  /** Shared by a task and its subtasks; made by the first toolbox when absent. */
+  changes?: TaskChanges;
   /** apply_diff's similarity threshold; read per call so a changed setting applies at once. */
   fuzzyThreshold?(): number | undefined;
   /** The limits on what reaches the model (limits.ts), read per call like fuzzyThreshold; defaults when absent. */
   readFileMaxLines?(): number | undefined;
   toolResultMaxChars?(): number | undefined;
   outputMaxChars?(): number | undefined;
+  /** The user's rule files for a mode (core/rules/rulesPrompt.ts), read for each system prompt. */
+  rules?(mode: string): Pick<RulesLoad, "rules" | "leftOut">;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
+  const changes = options.changes ?? new TaskChanges();
   const ownFiles = new Set<string>();
   // One cache of ignore rules per task; it re-reads a rules file when it changes.
   const ignore = new WorkspaceIgnore(options.cwd);
+  const previews = new StreamPreviews(options.edits, options.fs, options.cwd, ignore, () => toolbox.mode);
   // Inert until the model launches it, so making one per task costs nothing.
   const browser = options.browser?.();
   const tools = () => toolsForMode(toolbox.mode, options.registry.list());
@@ -73,7 +89,10 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     mode: options.mode,
     modes: options.modes ?? BUILTIN_MODES,
     requireTodosDone: options.requireTodosDone ?? false,
-    withMode: (mode) => createToolbox({ ...options, mode }),
+    changes,
+    previewEdit: (block) => previews.update(block),
+    endPreviews: () => previews.end(),
+    withMode: (mode) => createToolbox({ ...options, mode, changes }),
     // Every tool is parsed, not only the mode's: a call the mode forbids is then refused with a
     // message that names the modes that may make it, instead of being read as plain text.
     xmlParams: () => options.registry.xmlParams(),
@@ -85,6 +104,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         now: new Date(),
         modes: toolbox.modes,
         openFiles: options.openFiles?.(),
+        rules: options.rules?.(toolbox.mode.slug),
       }),
     pipeline: (signal) => ({
       registry: options.registry,
@@ -100,6 +120,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         browser,
         terminal: options.terminal,
         edits: options.edits,
+        changes,
         fuzzyThreshold: options.fuzzyThreshold?.(),
         readFileMaxLines: options.readFileMaxLines?.(),
         outputMaxChars: options.outputMaxChars?.(),

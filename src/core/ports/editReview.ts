@@ -21,6 +21,8 @@ export type EditResult =
       userEdited: boolean;
       /** Errors the editor's language tools found after the save that were not there before ("line:col message"). */
       newProblems?: string[];
+      /** Changes of the proposal the user discarded one by one before approving (where and what). */
+      discardedChanges?: string[];
     }
   | { applied: false; feedback?: string };
 
@@ -29,6 +31,18 @@ export type EditResult =
  * `decide` settles it (auto-approval or the user); the CLI writes straight to disk. A rejected or
  * failed edit leaves the file exactly as it was.
  */
+/** A write still streaming from the model: the file as it is, and the content so far. */
+export interface EditPreview {
+  path: string;
+  display: string;
+  original: string | undefined;
+  content: string;
+}
+
 export interface EditReview {
   apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult>;
+  /** Shows a write while it streams; apply() of the same path then takes the preview over. */
+  preview?(edit: EditPreview): void;
+  /** The turn ended: previews that no apply() took over are closed. */
+  endPreviews?(): Promise<void>;
 }

@@ -1,4 +1,6 @@
 import type { Mode } from "../modes/modes";
+import { rulesSection } from "../rules/rulesPrompt";
+import type { RulesLoad } from "../rules/loadRules";
 
 export interface Environment {
   cwd: string;
@@ -8,6 +10,8 @@ export interface Environment {
   modes?: readonly Mode[];
   /** Files open in the editor (workspace-relative), the active one first. */
   openFiles?: readonly string[];
+  /** The user's rule files for this mode (core/rules); shown last, as the user's own instructions. */
+  rules?: Pick<RulesLoad, "rules" | "leftOut">;
 }
 
 function modesSection(modes: readonly Mode[] | undefined, current: Mode): string {
@@ -54,5 +58,5 @@ ${toolUse}
 - Workspace: ${env.cwd}
 - OS: ${env.os}
 - Time: ${env.now.toISOString()}${env.openFiles?.length ? `\n- Open files: ${env.openFiles.slice(0, 20).join(", ")}${env.openFiles.length > 20 ? ` (and ${env.openFiles.length - 20} more)` : ""}` : ""}
-- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}`;
+- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${rulesSection(env.rules)}`;
 }

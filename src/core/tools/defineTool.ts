@@ -27,6 +27,8 @@ export interface ToolContext {
    * the tool's approval says `reviewed` (then the tool asks, with its diff, when it is ready).
    */
   approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
+  /** The task's changed files, for the end-of-task review; absent where nobody reviews them. */
+  changes?: import("../edit/taskChanges").TaskChanges;
   /** apply_diff's similarity threshold (0.8–1; 1 = only exact or whitespace-tolerant matches). */
   fuzzyThreshold?: number;
   /** read_file's line cap per file (kiln.context.readFileMaxLines); its default when absent. */

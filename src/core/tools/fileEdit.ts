@@ -66,8 +66,10 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
   const approve = context.approve ?? (async () => ({ approved: true }) as const);
   const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, tool }, () => approve({ diff }));
   if (!result.applied) return { applied: false, outcome: { kind: "denied", feedback: result.feedback } };
+  context.changes?.record(target.absolute, target.display, original, result.content);
   const problems = result.newProblems?.length ? problemNote(target.display, result.newProblems) : "";
-  return { ...result, note: (result.userEdited ? userEditNote(target.display, after ?? "", result.content ?? "") : "") + problems };
+  const discarded = result.discardedChanges?.length ? ` The user discarded ${result.discardedChanges.length === 1 ? "this change" : "these changes"} of your proposal: ${result.discardedChanges.join("; ")}; the rest was saved.` : "";
+  return { ...result, note: discarded + (result.userEdited ? userEditNote(target.display, after ?? "", result.content ?? "") : "") + problems };
 }
 
 /** New errors after the save, so the model fixes what it broke before moving on. */

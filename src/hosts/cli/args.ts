@@ -21,6 +21,8 @@ export interface CliArgs {
   readFileMaxLines?: number;
   toolResultMaxChars?: number;
   outputMaxChars?: number;
+  /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
+  globalRules?: string;
 }
 
 export const USAGE = `Usage:
@@ -52,6 +54,9 @@ Options:
                                to a file (${TOOL_RESULT_MAX_CHARS.min}-${TOOL_RESULT_MAX_CHARS.max}, default ${TOOL_RESULT_MAX_CHARS.default})
   --output-max-chars N         characters of command output shown, as head and tail
                                (${OUTPUT_MAX_CHARS.min}-${OUTPUT_MAX_CHARS.max}, default ${OUTPUT_MAX_CHARS.default})
+  --global-rules DIR           folder of global rules (default ~/.kilocode/rules; DIR-<mode> for a
+                               mode's). Project rules: .kilocode/rules/, .kilocode/rules-<mode>/,
+                               AGENTS.md, .clinerules, .kilocoderules, .roorules
   --json                       one JSON event per line on stdout
 Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 usage, 3 stopped.`;
 
@@ -167,6 +172,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break;
       case "--output-max-chars":
         args.outputMaxChars = parseLimit(arg, value(), OUTPUT_MAX_CHARS);
+        break;
+      case "--global-rules":
+        args.globalRules = value();
         break;
       case "--json":
         args.json = true;

@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir, type } from "node:os";
+import { homedir, tmpdir, type } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { Task, type TaskEvent, type TaskStatus } from "../../core/agent/Task";
@@ -16,6 +16,7 @@ import type { Logger } from "../../core/ports";
 import { NodeFileSystem } from "../../core/ports/nodeFileSystem";
 import { createNodeTerminal } from "../../core/ports/nodeTerminal";
 import { createDefaultRegistry } from "../../core/tools/registry";
+import { createRulesSource } from "../../core/rules/rulesPrompt";
 import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
 import { TerminalApprovals } from "./terminalApprovals";
 
@@ -68,6 +69,11 @@ function makeTask(args: CliArgs): Task {
     readFileMaxLines: () => args.readFileMaxLines,
     toolResultMaxChars: () => args.toolResultMaxChars,
     outputMaxChars: () => args.outputMaxChars,
+    // The same loader as the extension, read for each request; a problem is said once on stderr.
+    rules: createRulesSource({
+      where: { workspace, globalDir: resolve(args.globalRules ?? join(homedir(), ".kilocode", "rules")) },
+      report: (problem) => process.stderr.write(`kiln: ${problem}\n`),
+    }),
     fs: new NodeFileSystem(),
     os: type(),
     maxRequests: args.maxRequests,

@@ -13,6 +13,8 @@ import type { ProfileStore } from "./profileStore";
 import { SessionChoices } from "./sessionChoices";
 import { InputQueue } from "../../core/agent/inputQueue";
 import type { Mode } from "../../core/modes/modes";
+import type { TaskChanges } from "../../core/edit/taskChanges";
+import type { ChatInputs } from "./chatInputs";
 
 /** A message sent while the task was busy. */
 interface Queued {
@@ -22,6 +24,8 @@ interface Queued {
 
 export interface ChatSessionDeps {
   logger: Logger;
+  /** Slash commands, @ mentions and the input's pickers; without it messages go to the task as typed. */
+  inputs?: ChatInputs;
   getProvider(): Promise<Provider>;
   providerSummary(): ProviderSummary;
   retryPolicy(): RetryPolicy;
@@ -56,6 +60,15 @@ export class ChatSession implements vscode.Disposable {
   private readonly queue = new InputQueue<Queued>();
   /** The current task's tools (modes included), for mode-file changes. */
   private toolbox: Toolbox | undefined;
+
+  /** Files the current task changed, for the end-of-task review. */
+  get taskChanges(): TaskChanges | undefined {
+    return this.toolbox?.changes;
+  }
+  /** Whether the attached page said view/ready: before that, a posted message is lost. */
+  private ready = false;
+  /** Input requests (add to context, focus) made while the page was loading, posted once it is ready. */
+  private readonly pendingInput: HostToWebview[] = [];
 
   constructor(
     readonly name: string,
@@ -99,6 +112,7 @@ export class ChatSession implements vscode.Disposable {
   attach(webview: vscode.Webview): vscode.Disposable {
     this.webviewListeners.clear();
     this.webview = webview;
+    this.ready = false;
     this.webviewListeners.add(webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
     return { dispose: () => this.detach(webview) };
   }
@@ -113,6 +127,21 @@ export class ChatSession implements vscode.Disposable {
     void this.dispatch(parsed.message).catch((err: unknown) => {
       this.deps.logger.error(`${this.name}: ${parsed.message.type} failed: ${err instanceof Error ? err.message : String(err)}`);
     });
+  }
+
+  /** Editor and terminal actions (Explain, Fix…): a new task that starts with this message. */
+  startTask(text: string): void {
+    this.newTask();
+    this.task.send(text).catch((err: unknown) => this.deps.logger.error(`${this.name}: starting a task failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /** Add to Context: the text goes into the chat input, unsent, for the user to add their words. */
+  addToInput(text: string): void {
+    this.postInput({ type: "chat/addToInput", text });
+  }
+
+  focusInput(): void {
+    this.postInput({ type: "chat/focusInput" });
   }
 
   newTask(): void {
@@ -136,7 +165,9 @@ export class ChatSession implements vscode.Disposable {
   private async dispatch(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case "view/ready":
+        this.ready = true;
         this.postSnapshot();
+        for (const waiting of this.pendingInput.splice(0)) this.post(waiting);
         return;
       case "chat/send":
         if (!this.task.acceptsInput) {
@@ -144,17 +175,20 @@ export class ChatSession implements vscode.Disposable {
           this.postQueue();
           return;
         }
-        await this.task.send(message.text, message.images);
+        await this.sendToTask(message.text, message.images);
         return;
       case "chat/unqueue": {
         if (message.send && !this.task.acceptsInput) return;
         const queued = this.queue.take(message.index);
         this.postQueue();
-        if (queued !== undefined && message.send) await this.task.send(queued.text, queued.images);
+        if (queued !== undefined && message.send) await this.sendToTask(queued.text, queued.images);
         return;
       }
       case "chat/retry":
         await this.task.retry();
+        return;
+      case "chat/reviewChanges":
+        await vscode.commands.executeCommand("kiln.reviewTaskChanges");
         return;
       case "chat/resume":
         // A queue paused by the Stop stays paused: the user sends or removes those themselves.
@@ -178,6 +212,12 @@ export class ChatSession implements vscode.Disposable {
       case "chat/setProfile":
         if (await this.choices?.pickProfile(message.name)) this.postPickers();
         return;
+      case "mentions/search":
+        this.post({ type: "mentions/results", id: message.id, items: (await this.deps.inputs?.searchFiles(message.query)) ?? [] });
+        return;
+      case "commands/list":
+        this.post({ type: "commands/list", commands: (await this.deps.inputs?.commands()) ?? [] });
+        return;
       case "chat/openLink": {
         // The link comes from model output: web pages only, never file:, command: or vscode: URIs.
         const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(message.url)?.[1]?.toLowerCase();
@@ -197,6 +237,22 @@ export class ChatSession implements vscode.Disposable {
         return;
       }
     }
+  }
+
+  /**
+   * A message on its way to the task: a slash command runs (a new task, a mode switch), and the
+   * model gets the mentions' content while the chat shows the message as typed.
+   */
+  private async sendToTask(text: string, images?: AttachedImage[]): Promise<void> {
+    const prepared = await this.deps.inputs?.prepare(text);
+    if (!prepared) return this.task.send(text, images);
+    if (prepared.newTask) {
+      this.newTask();
+      if (prepared.text === "" && !images?.length) return;
+      return this.sendToTask(prepared.text, images);
+    }
+    if (prepared.mode && !this.pickMode(prepared.mode)) this.deps.logger.warn(`${this.name}: the workflow's mode "${prepared.mode}" does not exist; staying in the current mode`);
+    return this.task.send(text, images, prepared.forModel === text ? undefined : prepared.forModel);
   }
 
   private createTask(): Task {
@@ -247,7 +303,7 @@ export class ChatSession implements vscode.Disposable {
       const queued = this.queue.next();
       if (queued === undefined) return;
       this.postQueue();
-      this.task.send(queued.text, queued.images).catch((err: unknown) => this.deps.logger.error(`${this.name}: queued message failed: ${err instanceof Error ? err.message : String(err)}`));
+      this.sendToTask(queued.text, queued.images).catch((err: unknown) => this.deps.logger.error(`${this.name}: queued message failed: ${err instanceof Error ? err.message : String(err)}`));
     });
   }
 
@@ -261,6 +317,12 @@ export class ChatSession implements vscode.Disposable {
     if (this.choices) this.post({ type: "chat/pickers", pickers: { ...this.choices.pickers(), provider: this.providerSummary() } });
   }
 
+  private postInput(message: HostToWebview): void {
+    if (this.webview && this.ready) return this.post(message);
+    // A few at most: the page shows them all in its input once it loads.
+    if (this.pendingInput.length < 20) this.pendingInput.push(message);
+  }
+
   private post(message: HostToWebview): void {
     this.posted.fire(message);
     void this.webview?.postMessage(message).then(undefined, (err: unknown) => {
@@ -271,6 +333,7 @@ export class ChatSession implements vscode.Disposable {
   private detach(webview: vscode.Webview): void {
     if (this.webview === webview) {
       this.webview = undefined;
+      this.ready = false;
       this.webviewListeners.clear();
     }
   }

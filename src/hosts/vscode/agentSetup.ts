@@ -11,9 +11,12 @@ import { createDefaultRegistry } from "../../core/tools/registry";
 import type { Approvals } from "../../core/ports/approvals";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
 import { createVsCodeTerminal, VsCodeLauncher } from "./vscodeTerminal";
+import { recorded, type LastTerminalOutput } from "./terminalOutput";
 import { readAutoApprove } from "./autoApprove";
 import { DiffEditReview } from "./diffReview";
+import { workspaceRules } from "./ruleFiles";
 import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
+import type { HunkReview } from "./hunkReview";
 
 const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
 
@@ -61,6 +64,7 @@ function reportModeErrors(errors: readonly string[], logger: Logger): void {
 export interface ReviewDocuments {
   originals: OriginalDocuments;
   proposals: ProposalFileSystem;
+  hunks?: HunkReview;
 }
 
 /** The built-in and custom modes for the first workspace folder; undefined without a folder. */
@@ -77,7 +81,7 @@ export function loadWorkspaceModes(storage: vscode.Uri, logger: Logger): readonl
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
  * folder there is nothing to work on, and the chat answers without tools.
  */
-export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments): (approvals: Approvals) => Toolbox | undefined {
+export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments, terminalOutput?: LastTerminalOutput): (approvals: Approvals) => Toolbox | undefined {
   let tasks = 0;
   // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
   let launcher: VsCodeLauncher | undefined;
@@ -105,9 +109,14 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: Rev
       // Edits open in the diff editor for review; without the review documents they go straight to disk.
       edits:
         review &&
-        new DiffEditReview(review.originals, review.proposals, fs, toUri ?? ((path) => vscode.Uri.file(path)), logger, () =>
-          setting(logger, "diagnostics.delayMs", 1000, (v): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 10_000),
-        ),
+        new DiffEditReview({
+          ...review,
+          fs,
+          toUri: toUri ?? ((path) => vscode.Uri.file(path)),
+          logger,
+          diagnosticsDelay: () => setting(logger, "diagnostics.delayMs", 1000, (v): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 10_000),
+          openDiffEditor: () => setting(logger, "edits.openDiffEditor", true, (v): v is boolean => typeof v === "boolean"),
+        }),
       os: type(),
       openFiles: () => openFiles(folder),
       fuzzyThreshold: () => setting(logger, "applyDiff.fuzzyThreshold", 1, (v): v is number => typeof v === "number" && v >= 0.8 && v <= 1),
@@ -115,6 +124,8 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: Rev
       readFileMaxLines: () => limit(logger, "context.readFileMaxLines", READ_FILE_MAX_LINES),
       toolResultMaxChars: () => limit(logger, "context.toolResultMaxChars", TOOL_RESULT_MAX_CHARS),
       outputMaxChars: () => limit(logger, "terminal.outputMaxChars", OUTPUT_MAX_CHARS),
+      // Rule files are read for each request: an edited or toggled rule reaches the running task.
+      rules: workspaceRules(storage, cwd, logger),
       requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
       maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
       saveOverflow: async (toolName, text) => {
@@ -123,7 +134,7 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: Rev
         return file.fsPath;
       },
       // Each task numbers its own commands; a long output is logged in the task's folder.
-      terminal: createVsCodeTerminal((launcher ??= new VsCodeLauncher({ logger })), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
+      terminal: createVsCodeTerminal(recorded((launcher ??= new VsCodeLauncher({ logger })), terminalOutput), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
       // The path is read at each launch, so fixing the setting after a "no browser found" error works at once.
       browser: () => createPuppeteerSession({ logger, executablePath: () => setting(logger, "browser.executablePath", "", (v): v is string => typeof v === "string") }),
     });

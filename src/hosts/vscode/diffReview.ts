@@ -1,11 +1,12 @@
-import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { Logger } from "../../core/ports";
 import type { ApprovalDecision } from "../../core/ports/approvals";
-import type { EditResult, EditReview, ProposedEdit } from "../../core/ports/editReview";
+import type { EditPreview, EditResult, EditReview, ProposedEdit } from "../../core/ports/editReview";
 import type { FileSystem } from "../../core/ports/fileSystem";
+import type { HunkReview } from "./hunkReview";
 import { diagnosticsSettled, errorsOf, newErrors } from "./newProblems";
-import { ORIGINAL_SCHEME, PROPOSED_SCHEME, type OriginalDocuments, type ProposalFileSystem } from "./proposalDocuments";
+import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
+import { newReviewKey, reviewUris, StreamingDiffs } from "./streamingDiff";
 
 const BOM = "\uFEFF";
 
@@ -20,41 +21,61 @@ function inTab(uri: vscode.Uri): boolean {
   return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
 }
 
+export interface DiffReviewOptions {
+  originals: OriginalDocuments;
+  proposals: ProposalFileSystem;
+  fs: FileSystem;
+  toUri(path: string): vscode.Uri;
+  logger: Logger;
+  /** How long to wait for the language tools after a save (kiln.diagnostics.delayMs); 0: no report. */
+  diagnosticsDelay(): number;
+  /** Off (kiln.edits.openDiffEditor): the card alone shows the diff, and the file is written without opening editors. */
+  openDiffEditor(): boolean;
+  /** Discard buttons on each change of the proposal; without it, the proposal is reviewed whole. */
+  hunks?: HunkReview;
+}
+
 /**
  * Edits shown in VS Code's diff editor: the file as it was on the left (read-only), the proposal on
  * the right, where the user may change it before approving on the tool card. Approved, what the
  * right side holds is written; rejected, the tabs close and the file was never touched.
  */
 export class DiffEditReview implements EditReview {
-  constructor(
-    private readonly originals: OriginalDocuments,
-    private readonly proposals: ProposalFileSystem,
-    private readonly fs: FileSystem,
-    private readonly toUri: (path: string) => vscode.Uri,
-    private readonly logger: Logger,
-    /** How long to wait for the language tools after a save (kiln.diagnostics.delayMs); 0: no report. */
-    private readonly diagnosticsDelay: () => number = () => 0,
-  ) {}
+  private readonly streams: StreamingDiffs;
+
+  constructor(private readonly o: DiffReviewOptions) {
+    this.streams = new StreamingDiffs(o.originals, o.proposals, (left, right, display, isNew) => this.show(left, right, display, isNew), (right) => this.close(right));
+  }
+
+  preview(edit: EditPreview): void {
+    if (this.o.openDiffEditor()) this.streams.update(edit);
+  }
+
+  endPreviews(): Promise<void> {
+    return this.streams.end();
+  }
 
   async apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
     if (edit.proposed === null) return this.deletion(edit, decide);
-    // Unique across chats and tasks: every review shares the two providers.
-    const key = randomBytes(6).toString("hex");
-    const left = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: edit.path, query: key });
-    const right = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: edit.path, query: key });
-    this.originals.set(key, edit.original ?? "");
-    this.proposals.put(right, edit.proposed);
-    const file = this.toUri(edit.path);
-    const waitMs = this.diagnosticsDelay();
+    if (!this.o.openDiffEditor()) return this.inBackground({ ...edit, proposed: edit.proposed }, decide);
+    // The diff that showed the write while it streamed, or a new one (unique across chats and tasks).
+    const key = this.streams.take(edit.path) ?? newReviewKey();
+    const { left, right } = reviewUris(edit.path, key);
+    this.o.originals.set(key, edit.original ?? "");
+    this.o.proposals.put(right, edit.proposed);
+    this.o.hunks?.begin(key, edit.original ?? "");
+    const file = this.o.toUri(edit.path);
+    const waitMs = this.o.diagnosticsDelay();
     try {
       // The errors the file has now are the baseline of the report after the save.
       const baseline = waitMs > 0 && edit.original !== undefined && !inTab(file) ? diagnosticsSettled(file, waitMs) : undefined;
       // Language tools check files that are in a tab (not the diff's virtual left side): the file
       // opens in a preview tab behind the diff, so its errors are known before the edit.
       if (baseline) await this.showQuietly(file);
-      await this.show(left, right, edit);
+      await this.show(left, right, edit.display, edit.original === undefined);
       const decision = await decide();
       const final = this.finalText(right, edit.proposed);
+      const discarded = this.o.hunks?.end(key) ?? [];
       await this.close(right);
       if (!decision.approved) return { applied: false, feedback: decision.feedback };
       await baseline;
@@ -62,28 +83,35 @@ export class DiffEditReview implements EditReview {
       const settled = waitMs > 0 ? diagnosticsSettled(file, waitMs) : undefined;
       await this.write(edit.path, final);
       const newProblems = settled ? await this.problemsAfter(file, before, settled) : [];
-      return { applied: true, content: final, userEdited: final !== edit.proposed, ...(newProblems.length > 0 ? { newProblems } : {}) };
+      return {
+        applied: true,
+        content: final,
+        userEdited: final !== edit.proposed,
+        ...(discarded.length > 0 ? { discardedChanges: discarded } : {}),
+        ...(newProblems.length > 0 ? { newProblems } : {}),
+      };
     } finally {
-      this.originals.delete(key);
-      this.proposals.remove(right);
+      this.o.hunks?.end(key);
+      this.o.originals.delete(key);
+      this.o.proposals.remove(right);
     }
   }
 
-  private async show(left: vscode.Uri, right: vscode.Uri, edit: ProposedEdit): Promise<void> {
-    const title = `${edit.display}: ${edit.original === undefined ? "new file" : "original"} ↔ Kiln's proposal`;
+  private async show(left: vscode.Uri, right: vscode.Uri, display: string, isNew: boolean): Promise<void> {
+    const title = `${display}: ${isNew ? "new file" : "original"} ↔ Kiln's proposal`;
     try {
       // The user may be typing in the chat: the diff opens beside, without taking the keyboard.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
     } catch (err) {
       // The card still shows the diff, so the review goes on without the editor.
-      this.logger.warn(`could not open the diff editor for ${edit.display}: ${err instanceof Error ? err.message : String(err)}`);
+      this.o.logger.warn(`could not open the diff editor for ${display}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
   /** The right side as the user left it: unsaved changes in its editor, or what they saved there. */
   private finalText(right: vscode.Uri, proposed: string): string {
     const doc = openDocument(right);
-    let text = doc?.isDirty ? doc.getText() : new TextDecoder("utf-8", { ignoreBOM: true }).decode(this.proposals.readFile(right));
+    let text = doc?.isDirty ? doc.getText() : new TextDecoder("utf-8", { ignoreBOM: true }).decode(this.o.proposals.readFile(right));
     // An editor's text never holds the BOM; the file keeps the one it had.
     if (proposed.startsWith(BOM) && !text.startsWith(BOM)) text = BOM + text;
     return text;
@@ -103,9 +131,9 @@ export class DiffEditReview implements EditReview {
    * conflicts with the disk; otherwise the file is written atomically.
    */
   private async write(path: string, text: string): Promise<void> {
-    const uri = this.toUri(path);
+    const uri = this.o.toUri(path);
     const doc = openDocument(uri);
-    if (!doc) return this.fs.writeFile(path, text);
+    if (!doc) return this.o.fs.writeFile(path, text);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text.startsWith(BOM) ? text.slice(1) : text);
     if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${path} in its editor`);
@@ -116,7 +144,7 @@ export class DiffEditReview implements EditReview {
     try {
       await vscode.window.showTextDocument(file, { preview: true, preserveFocus: true });
     } catch (err) {
-      this.logger.warn(`could not show ${file.toString()} for its diagnostics: ${err instanceof Error ? err.message : String(err)}`);
+      this.o.logger.warn(`could not show ${file.toString()} for its diagnostics: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -127,10 +155,23 @@ export class DiffEditReview implements EditReview {
     return newErrors(file, before);
   }
 
+  /** Background editing: decided on the card, written at once; errors reported only for files already in a tab. */
+  private async inBackground(edit: ProposedEdit & { proposed: string }, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
+    const decision = await decide();
+    if (!decision.approved) return { applied: false, feedback: decision.feedback };
+    const file = this.o.toUri(edit.path);
+    const waitMs = inTab(file) ? this.o.diagnosticsDelay() : 0;
+    const before = errorsOf(file);
+    const settled = waitMs > 0 ? diagnosticsSettled(file, waitMs) : undefined;
+    await this.write(edit.path, edit.proposed);
+    const newProblems = settled ? await settled.then(() => newErrors(file, before)) : [];
+    return { applied: true, content: edit.proposed, userEdited: false, ...(newProblems.length > 0 ? { newProblems } : {}) };
+  }
+
   private async deletion(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
     const decision = await decide();
     if (!decision.approved) return { applied: false, feedback: decision.feedback };
-    await this.fs.delete(edit.path);
+    await this.o.fs.delete(edit.path);
     return { applied: true, content: null, userEdited: false };
   }
 }

@@ -11,12 +11,21 @@ import { readProviderSettings, resolveProviderConfig } from "./providerConfig";
 import { setUpWebview } from "./webviewSetup";
 import { loadWorkspaceModes, toolboxFactory } from "./agentSetup";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./proposalDocuments";
+import { TaskReview } from "./taskReview";
+import { HunkReview } from "./hunkReview";
+import { VsCodeFileSystem } from "./VsCodeFileSystem";
 import { watchModeFiles } from "./modeEdits";
 import { registerAutoApproveToggle } from "./autoApprove";
+import { registerEditorActions } from "./editorActions";
+import { registerCodeActions } from "./codeActions";
+import { registerTerminalActions } from "./terminalActions";
 import { ProfileStore } from "./profileStore";
 import { findProfile, secretNameOf } from "./profiles";
 import { SettingsController } from "./settingsController";
 import { SettingsPanel } from "./settingsPanel";
+import { ChatInputs } from "./chatInputs";
+import { formatProblems } from "./problems";
+import { LastTerminalOutput } from "./terminalOutput";
 
 /** What the extension exports outside production mode, for the tests running in the real host. */
 export interface KilnTestApi {
@@ -45,15 +54,20 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   context.subscriptions.push(profiles, settings, settingsPanel);
 
   // The diff editor's two sides: the original, read-only, and the proposal, in memory and editable.
-  const review = { originals: new OriginalDocuments(), proposals: new ProposalFileSystem() };
+  const review = { originals: new OriginalDocuments(), proposals: new ProposalFileSystem(), hunks: new HunkReview() };
   context.subscriptions.push(
     review.proposals,
+    review.hunks.register(),
     vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, review.originals),
     vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, review.proposals, { isCaseSensitive: true }),
   );
 
+  // @terminal reads what Kiln's terminals printed last; workflows also live in global storage.
+  const terminalOutput = new LastTerminalOutput();
+  const inputs = new ChatInputs(vscode.Uri.joinPath(context.globalStorageUri, "commands").fsPath, logger, { problems: formatProblems, terminalOutput: () => terminalOutput.text() });
   const deps: ChatSessionDeps = {
     logger,
+    inputs,
     profiles,
     getProvider: async () => createProvider(await resolveProviderConfig(context.secrets)),
     retryPolicy: () => {
@@ -63,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     },
     // Validated by the core, which names any bad field in the log.
     modelOverrides: () => vscode.workspace.getConfiguration("kiln.provider").get<unknown>("modelInfo"),
-    createToolbox: toolboxFactory(context.globalStorageUri, logger, review),
+    createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput),
     modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {
       const settings = readProviderSettings();
@@ -85,9 +99,14 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     vscode.commands.registerCommand("kiln.openInTab", () => openInTab(context, deps)),
     vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
     vscode.commands.registerCommand("kiln.openSettings", () => void settingsPanel.open()),
+    new TaskReview(() => sidebar.taskChanges, review.originals, new VsCodeFileSystem(), logger).register(),
     // The sidebar's chat: the keybinding works from the Kiln view, where that chat is.
     vscode.commands.registerCommand("kiln.cycleMode", () => sidebar.cycleMode()),
     registerAutoApproveToggle(),
+    // Editor menu, lightbulb, terminal menu and keybindings ask the sidebar chat.
+    registerEditorActions(sidebar),
+    registerCodeActions(),
+    registerTerminalActions(sidebar, logger),
   );
   logger.info(`Kiln ${String(context.extension.packageJSON.version)} activated`);
 

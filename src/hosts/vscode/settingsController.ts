@@ -7,6 +7,7 @@ import { deleteMode, modeView, saveMode, watchModeFiles } from "./modeEdits";
 import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
 import { affectsOptions, applyOptionChanges, readOptionsView } from "./optionEdits";
 import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
+import { affectsRules, createRuleFile, openRule, readRulesView, setRuleEnabled, watchRuleFiles } from "./ruleFiles";
 import { findProfile } from "./profiles";
 import type { ProfileStore } from "./profileStore";
 
@@ -44,6 +45,8 @@ export class SettingsController implements vscode.Disposable {
     this.listeners.add(store.onDidChange(refresh));
     this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => (affectsAutoApprove(event) || affectsOptions(event)) && refresh()));
     this.listeners.add(watchModeFiles(storage, refresh));
+    this.listeners.add(watchRuleFiles(storage, refresh));
+    this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => affectsRules(event) && refresh()));
   }
 
   attach(webview: vscode.Webview): vscode.Disposable {
@@ -84,6 +87,7 @@ export class SettingsController implements vscode.Disposable {
   async state(): Promise<SettingsState> {
     const profiles = this.store.read();
     const modes = listModes(this.storage);
+    const rules = readRulesView(this.storage);
     return {
       profiles: await Promise.all(
         profiles.profiles.map(async (p) => ({
@@ -101,7 +105,8 @@ export class SettingsController implements vscode.Disposable {
       modes: modes.modes.map((m) => modeView(m, this.storage, profiles.pins[m.slug])),
       autoApprove: readApproveView(),
       options: readOptionsView(modes.modes.map((m) => m.slug)),
-      errors: [...profiles.errors, ...modes.errors],
+      rules: rules.view,
+      errors: [...profiles.errors, ...modes.errors, ...rules.errors],
       hasWorkspace: modes.hasWorkspace,
     };
   }
@@ -161,6 +166,13 @@ export class SettingsController implements vscode.Disposable {
         await vscode.env.clipboard.writeText(modeAsYaml(mode));
         return { ok: true, message: `Copied mode ${mode.name} as YAML to the clipboard.` };
       }
+      case "settings/setRuleEnabled":
+        return setRuleEnabled(this.storage, message.id, message.enabled);
+      case "settings/openRule":
+        await openRule(this.storage, message.id);
+        return undefined;
+      case "settings/newRule":
+        return createRuleFile(message.name);
     }
   }
 

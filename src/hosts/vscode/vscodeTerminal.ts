@@ -220,6 +220,6 @@ class PtyTerminal {
 }
 
 /** The Terminal port of the extension: one per task, over the window's shared Kiln terminals. */
-export function createVsCodeTerminal(launcher: VsCodeLauncher, options: CommandPoolOptions = {}): CommandPool {
+export function createVsCodeTerminal(launcher: ProcessLauncher, options: CommandPoolOptions = {}): CommandPool {
   return new CommandPool(launcher, options);
 }

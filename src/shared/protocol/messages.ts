@@ -20,6 +20,7 @@ export const ImageSchema = z
   .strict();
 export type AttachedImage = z.infer<typeof ImageSchema>;
 export const MAX_RUN_COMMAND = 10_000;
+export const MAX_MENTION_QUERY = 500;
 
 export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("view/ready") }).strict(),
@@ -32,6 +33,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/cancel") }).strict(),
   /** Goes on with a task that was cancelled or stopped at a limit. */
   z.object({ type: z.literal("chat/resume") }).strict(),
+  /** Opens the review of the files the task changed. */
+  z.object({ type: z.literal("chat/reviewChanges") }).strict(),
   z.object({ type: z.literal("chat/newTask") }).strict(),
   /** Approve / Reject on a tool card; feedback goes to the model with a rejection. */
   z
@@ -52,6 +55,10 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/setMode"), slug: z.string().min(1).max(100) }).strict(),
   /** Profile picker: the current task's requests use this profile, which also becomes the active one. */
   z.object({ type: z.literal("chat/setProfile"), name: z.string().trim().min(1).max(64) }).strict(),
+  /** The @ picker's search; the host answers `mentions/results` with the same id. */
+  z.object({ type: z.literal("mentions/search"), id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), query: z.string().max(MAX_MENTION_QUERY) }).strict(),
+  /** The / picker opened: the host answers `commands/list` with the built-ins and workflows. */
+  z.object({ type: z.literal("commands/list") }).strict(),
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
@@ -77,7 +84,15 @@ export type HostToWebview =
    * Messages sent while the task was busy, to go to it in order once it can take them; `paused`
    * after a cancel (then the user sends or removes each one).
    */
-  | { type: "chat/queue"; messages: string[]; paused: boolean };
+  | { type: "chat/queue"; messages: string[]; paused: boolean }
+  /** Files and folders matching a `mentions/search`, best first. */
+  | { type: "mentions/results"; id: number; items: { path: string; kind: "file" | "folder" }[] }
+  /** What the / picker offers. */
+  | { type: "commands/list"; commands: SlashCommandInfo[] }
+  /** Add to Context (editor or terminal): appended to the input, not sent; the user adds their words. */
+  | { type: "chat/addToInput"; text: string }
+  /** The focus-input keybinding: the cursor goes to the chat input. */
+  | { type: "chat/focusInput" };
 
 export interface Pickers {
   /** The current task's modes; empty when the chat has no tools (no folder open). */
@@ -102,6 +117,8 @@ export interface TaskInfo {
   context?: { used: number; window: number; reserved: number };
   /** running, stopped (cancelled or a limit), failed…: a stopped or failed task can be resumed. */
   status?: string;
+  /** Files the task changed so far (its subtasks' too), for the end-of-task review. */
+  changedFiles?: number;
   todos: { text: string; status: "pending" | "in_progress" | "completed" }[];
 }
 
@@ -116,4 +133,11 @@ export type ParseResult = ParsedMessage<WebviewToHost>;
 
 export function parseWebviewMessage(raw: unknown): ParseResult {
   return parseMessage(WebviewToHostSchema, raw, "webview");
+}
+
+export interface SlashCommandInfo {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  source: "builtin" | "project" | "global";
 }

@@ -152,6 +152,9 @@ export const OptionChangesSchema = z
   .strict();
 export type OptionChanges = z.output<typeof OptionChangesSchema>;
 
+/** `<scope>:<path relative to the scope's root>` (core/rules/loadRules.ts). */
+const ruleId = z.string().regex(/^(global|project):./, "must be a rule id such as project:.kilocode/rules/style.md").max(2_000);
+
 export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/ready") }).strict(),
   /** Creates a profile (no `original`) or replaces the one named `original`. */
@@ -173,6 +176,12 @@ export const SettingsToHostSchema = z.discriminatedUnion("type", [
   /** Opens the project's .kilocodemodes (made with a commented example if missing) or the global modes file. */
   z.object({ type: z.literal("settings/editModes"), scope: z.enum(["project", "global"]) }).strict(),
   z.object({ type: z.literal("settings/exportMode"), requestId: z.string().max(100), slug }).strict(),
+  /** Turns a rule file (by its id, RuleView.id) on or off: kiln.rules.disabled. */
+  z.object({ type: z.literal("settings/setRuleEnabled"), requestId: z.string().max(100), id: ruleId, enabled: z.boolean() }).strict(),
+  /** Opens a listed rule file; the host opens only ids its loader found. */
+  z.object({ type: z.literal("settings/openRule"), id: ruleId }).strict(),
+  /** Creates .kilocode/rules/<name>.md with a stub; the host checks the name (ruleName.ts). */
+  z.object({ type: z.literal("settings/newRule"), requestId: z.string().max(100), name: z.string().max(200) }).strict(),
 ]);
 export type SettingsToHost = z.infer<typeof SettingsToHostSchema>;
 
@@ -227,12 +236,30 @@ export type OptionsView = typeof OPTION_DEFAULTS & {
   workspaceFields: OptionField[];
 };
 
+/** A rule file found by the loader, in prompt order; `path` is workspace-relative for project rules. */
+export interface RuleView {
+  id: string;
+  scope: "global" | "project";
+  /** Set for a mode's rules (rules-<mode>/); the others apply in every mode. */
+  mode?: string;
+  path: string;
+  size: number;
+  enabled: boolean;
+}
+
+export interface RulesView {
+  files: RuleView[];
+  /** The global rules folder, to say where global rules go. */
+  globalDir: string;
+}
+
 export interface SettingsState {
   profiles: ProfileView[];
   active: string;
   modes: ModeView[];
   autoApprove: AutoApproveView;
   options: OptionsView;
+  rules: RulesView;
   /** Problems in kiln.profiles, kiln.modeProfiles and the mode files; the rest keeps working. */
   errors: string[];
   /** Whether a folder is open (the project's .kilocodemodes lives in it). */

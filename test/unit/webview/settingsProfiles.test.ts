@@ -20,6 +20,7 @@ const STATE: SettingsState = {
   options: { ...OPTION_DEFAULTS, workspaceFields: [] },
   errors: [],
   hasWorkspace: true,
+  rules: { files: [], globalDir: "" },
 };
 
 describe("settings: deleting a profile", () => {

@@ -62,4 +62,11 @@ describe("the task header", () => {
     chat({ status: "completed" }, false);
     expect(screen.queryByTestId("resume-task")).toBeNull();
   });
+
+  it("says how many files the task changed; the button opens their review", () => {
+    chat({ status: "completed", changedFiles: 2 }, false);
+    fireEvent.click(screen.getByTestId("review-changes"));
+    expect(el(screen.getByTestId("review-changes")).textContent).toBe("2 files changed");
+    expect(posted).toEqual([{ type: "chat/reviewChanges" }]);
+  });
 });

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, configure, kiln, promptOf, setKiln, startTurn, waitFor, xmlCall } from "./helpers";
+import { COMPLETE, configure, kiln, promptOf, setKiln, startTurn, toolCards, waitFor, xmlCall } from "./helpers";
 
 /** The diff editor Kiln opened for a review, if one is open. */
 function reviewTab(): vscode.TabInputTextDiff | undefined {
@@ -35,7 +35,7 @@ describe("edits reviewed in VS Code's diff editor", () => {
   afterEach(async () => {
     await restore();
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    for (const name of ["review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt", "conf.json"]) rmSync(path(name), { force: true });
+    for (const name of ["review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt", "conf.json", "quiet.txt", "hunks.txt", "stream.txt"]) rmSync(path(name), { force: true });
   });
 
   it("shows the original on the left and the proposal on the right; Approve writes it and closes the tabs", async () => {
@@ -133,5 +133,75 @@ describe("edits reviewed in VS Code's diff editor", () => {
     assert.match(told, /New problems in conf.json after this edit/);
     assert.match(told, /4:7 Colon expected/);
     assert.doesNotMatch(told, /Property expected/, "the error that was there before is not reported as new");
+  });
+
+  it("with kiln.edits.openDiffEditor off, the card alone reviews the edit and no editor opens", async () => {
+    const api = await kiln();
+    const undo = await setKiln({ "edits.openDiffEditor": false });
+    try {
+      writeFileSync(path("quiet.txt"), "before");
+      server.enqueue(xmlCall("write_to_file", { path: "quiet.txt", content: "after", line_count: 1 }), { text: COMPLETE });
+      const turn = startTurn(api.sidebar, "Change it quietly");
+      const card = await turn.card();
+      assert.equal(reviewTab(), undefined, "no diff editor");
+      assert.match(card.approval?.diff ?? "", /\+after/, "the card shows the diff");
+      turn.answer(card.id, true);
+      await turn.done;
+      assert.equal(readFileSync(path("quiet.txt"), "utf8"), "after");
+      assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, 0, "no tab was opened");
+    } finally {
+      await undo();
+    }
+  });
+
+  it("each change has its own Discard: a discarded one is not saved, the rest is, and the model is told which", async () => {
+    const api = await kiln();
+    writeFileSync(path("hunks.txt"), "one\ntwo\nthree\nfour\n");
+    server.enqueue(xmlCall("write_to_file", { path: "hunks.txt", content: "one\nTWO\nthree\nFOUR\n", line_count: 4 }), { text: COMPLETE });
+    const turn = startTurn(api.sidebar, "Capitalise two and four");
+    const card = await turn.card();
+    const tab = await waitFor("the diff editor", reviewTab);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", tab.modified);
+    const discards = lenses.filter((l) => l.command?.command === "kiln.discardHunk");
+    assert.deepEqual(
+      lenses.filter((l) => l.command?.command === "").map((l) => l.command?.title),
+      ["Change 1 of 2", "Change 2 of 2"],
+    );
+    assert.equal(discards.length, 2);
+    assert.equal(await vscode.commands.executeCommand(discards[1]!.command!.command, ...(discards[1]!.command!.arguments ?? [])), true);
+    assert.equal(await textOf(tab.modified), "one\nTWO\nthree\nfour", "the discarded change is gone from the proposal");
+    turn.answer(card.id, true);
+    await turn.done;
+    assert.equal(readFileSync(path("hunks.txt"), "utf8"), "one\nTWO\nthree\nfour");
+    assert.match(promptOf(server.requests.at(-1)!).all, /The user discarded this change of your proposal: line 4 of the proposal \(1 removed, 1 added\); the rest was saved/);
+  });
+
+  it("a write streams into the diff editor as it arrives, and its review takes that diff over", async () => {
+    const api = await kiln();
+    writeFileSync(path("stream.txt"), "old 1\nold 2\nold 3\nold 4\nold 5\nold 6\n");
+    const lines = ["new 1", "new 2", "new 3", "new 4", "new 5", "new 6"];
+    const call = `<write_to_file>\n<path>stream.txt</path>\n<content>\n${lines.join("\n")}\n</content>\n<line_count>6</line_count>\n</write_to_file>`;
+    // One line per chunk, slowly: the diff must show the write before the call is complete.
+    server.enqueue({ chunks: call.split(/(?<=\n)/), chunkDelayMs: 150 }, { text: COMPLETE });
+    const turn = startTurn(api.sidebar, "Rewrite stream.txt");
+    const streaming = await waitFor("the diff while the call streams", () => {
+      const tab = reviewTab();
+      const cards = toolCards(turn.posted);
+      return tab && cards.length > 0 && cards.every((c) => c.status === "streaming") ? tab : undefined;
+    });
+    const seen = await waitFor("a partly written right side", () => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === streaming.modified.toString());
+      const text = doc?.getText() ?? "";
+      return text.startsWith("new 1") && text.includes("old 6") ? text : undefined;
+    });
+    assert.match(seen, /^new 1\n/, "the written lines come first, the rest of the original after them");
+    const card = await turn.card();
+    const review = await waitFor("the review", reviewTab);
+    assert.equal(review.modified.toString(), streaming.modified.toString(), "the review is the streamed diff, not a second one");
+    assert.equal(await textOf(review.modified), lines.join("\n"));
+    turn.answer(card.id, true);
+    await turn.done;
+    assert.equal(readFileSync(path("stream.txt"), "utf8"), lines.join("\n"));
+    assert.equal(reviewTab(), undefined);
   });
 });

@@ -15,11 +15,15 @@ export async function run(): Promise<void> {
   require("./terminal.test");
   require("./queue.test");
   require("./diffReview.test");
+  require("./taskReview.test");
   require("./profiles.test");
   require("./modes.test");
   require("./approve.test");
   require("./settingsEdit.test");
   require("./settingsOptions.test");
+  require("./rules.test");
+  require("./mentions.test");
+  require("./editorActions.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

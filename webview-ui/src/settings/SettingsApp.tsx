@@ -4,6 +4,7 @@ import type { SettingsModel } from "./model";
 import { ModesSection } from "./ModesSection";
 import { OptionsSection } from "./OptionsSection";
 import { ProfilesSection } from "./ProfilesSection";
+import { RulesSection } from "./RulesSection";
 
 export function SettingsApp({ model }: { model: SettingsModel }) {
   const view = useSyncExternalStore(model.subscribe, model.get);
@@ -31,6 +32,7 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
       <ApproveSection approve={state.autoApprove} results={view.results} />
       <OptionsSection options={state.options} modes={state.modes} results={view.results} />
       <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} results={view.results} />
+      <RulesSection rules={state.rules} hasWorkspace={state.hasWorkspace} results={view.results} />
     </main>
   );
 }
