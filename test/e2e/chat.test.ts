@@ -3,21 +3,14 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { lastAssistantText, openKilnView, openWorkbench, resultsDir, sendTask, type Workbench } from "./workbench";
+import { lastAssistantText, openKilnWithFakeModel, resultsDir, sendTask, type Workbench } from "./workbench";
 
 let server: FakeModelServer;
 let workbench: Workbench;
 let frame: Frame;
 
 beforeAll(async () => {
-  server = await new FakeModelServer().start();
-  workbench = await openWorkbench({
-    "kiln.provider.kind": "openai-compatible",
-    "kiln.provider.baseUrl": server.openaiBaseUrl,
-    "kiln.provider.model": "fake-e2e",
-    "kiln.provider.retries": 0,
-  });
-  frame = await openKilnView(workbench.page);
+  ({ server, workbench, frame } = await openKilnWithFakeModel("fake-e2e"));
 });
 
 afterAll(async () => {

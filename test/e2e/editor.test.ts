@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { openKilnView, openWorkbench, resultsDir, type Workbench } from "./workbench";
+import { openKilnWithFakeModel, resultsDir, type Workbench } from "./workbench";
 
 /*
  * Kiln from the code editor, as a user meets it: the editor's right-click menu sends a selection to
@@ -15,16 +15,8 @@ let page: Page;
 let frame: Frame;
 
 beforeAll(async () => {
-  server = await new FakeModelServer().start();
-  workbench = await openWorkbench({
-    "kiln.provider.kind": "openai-compatible",
-    "kiln.provider.baseUrl": server.openaiBaseUrl,
-    "kiln.provider.model": "fake-editor",
-    "kiln.provider.retries": 0,
-    "kiln.autoApprove": [],
-  });
+  ({ server, workbench, frame } = await openKilnWithFakeModel("fake-editor", { "kiln.autoApprove": [] }));
   page = workbench.page;
-  frame = await openKilnView(page);
 });
 
 // A test that failed halfway leaves no scripted turns for the next.

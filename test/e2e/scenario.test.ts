@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { openKilnView, openWorkbench, resultsDir, sendTask, type Workbench } from "./workbench";
+import { openKilnWithFakeModel, resultsDir, sendTask, type Workbench } from "./workbench";
 
 /*
  * The issue's scripted task, one user's session from start to end: nothing is auto-approved, so
@@ -14,15 +14,7 @@ let workbench: Workbench;
 let frame: Frame;
 
 beforeAll(async () => {
-  server = await new FakeModelServer().start();
-  workbench = await openWorkbench({
-    "kiln.provider.kind": "openai-compatible",
-    "kiln.provider.baseUrl": server.openaiBaseUrl,
-    "kiln.provider.model": "fake-scenario",
-    "kiln.provider.retries": 0,
-    "kiln.autoApprove": [],
-  });
-  frame = await openKilnView(workbench.page);
+  ({ server, workbench, frame } = await openKilnWithFakeModel("fake-scenario", { "kiln.autoApprove": [] }));
 });
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Frame, Page } from "puppeteer-core";
 import { installExtension, launchChromium, makeProfile, root, startCodeServer, writeUserSettings } from "../../scripts/lib/codeServer.mjs";
+import { FakeModelServer } from "../fixtures/fakeModelServer";
 
 export const resultsDir = join(root, "test-results");
 
@@ -72,4 +73,20 @@ export function lastAssistantText(frame: Frame): Promise<{ text: string; partial
     const last = all[all.length - 1] as HTMLElement | undefined;
     return last ? { text: last.innerText, partial: last.dataset.partial === "true" } : null;
   });
+}
+
+/**
+ * The fake model server and a workbench whose Kiln talks to it (OpenAI-compatible, no retries),
+ * with the chat view open. `settings` adds to or overrides those.
+ */
+export async function openKilnWithFakeModel(model: string, settings: Record<string, unknown> = {}): Promise<{ server: FakeModelServer; workbench: Workbench; frame: Frame }> {
+  const server = await new FakeModelServer().start();
+  const workbench = await openWorkbench({
+    "kiln.provider.kind": "openai-compatible",
+    "kiln.provider.baseUrl": server.openaiBaseUrl,
+    "kiln.provider.model": model,
+    "kiln.provider.retries": 0,
+    ...settings,
+  });
+  return { server, workbench, frame: await openKilnView(workbench.page) };
 }

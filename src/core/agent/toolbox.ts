@@ -6,6 +6,8 @@ import type { BrowserSessionFactory } from "../ports/browser";
 import type { EditReview } from "../ports/editReview";
 import { TaskChanges } from "../edit/taskChanges";
 import { StreamPreviews } from "../edit/streamPreview";
+import type { McpHubApi } from "../mcp/types";
+import { hasUsableServers } from "../prompts/mcpSection";
 import type { ToolUseBlock } from "../toolcall/types";
 import type { FileSystem } from "../ports/fileSystem";
 import type { Terminal } from "../ports/terminal";
@@ -64,6 +66,8 @@ export interface ToolboxOptions {
   edits?: EditReview;
   /** Shared by a task and its subtasks; made by the first toolbox when absent. */
   changes?: TaskChanges;
+  /** The MCP servers (the hub); absent where none are configured. */
+  mcp?: McpHubApi;
   /** apply_diff's similarity threshold; read per call so a changed setting applies at once. */
   fuzzyThreshold?(): number | undefined;
   /** The limits on what reaches the model (limits.ts), read per call like fuzzyThreshold; defaults when absent. */
@@ -82,7 +86,8 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   const previews = new StreamPreviews(options.edits, options.fs, options.cwd, ignore, () => toolbox.mode);
   // Inert until the model launches it, so making one per task costs nothing.
   const browser = options.browser?.();
-  const tools = () => toolsForMode(toolbox.mode, options.registry.list());
+  // MCP tools are offered only while a server can take the call: otherwise they are noise in the prompt.
+  const tools = () => toolsForMode(toolbox.mode, options.registry.list()).filter((t) => t.group !== "mcp" || hasUsableServers(options.mcp?.servers()));
   const toolbox: Toolbox = {
     protocol: options.protocol,
     maxRequests: options.maxRequests ?? 100,
@@ -104,6 +109,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         now: new Date(),
         modes: toolbox.modes,
         openFiles: options.openFiles?.(),
+        mcp: options.mcp?.servers(),
         rules: options.rules?.(toolbox.mode.slug),
       }),
     pipeline: (signal) => ({
@@ -121,6 +127,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         terminal: options.terminal,
         edits: options.edits,
         changes,
+        mcp: options.mcp,
         fuzzyThreshold: options.fuzzyThreshold?.(),
         readFileMaxLines: options.readFileMaxLines?.(),
         outputMaxChars: options.outputMaxChars?.(),

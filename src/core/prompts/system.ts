@@ -1,6 +1,8 @@
 import type { Mode } from "../modes/modes";
 import { rulesSection } from "../rules/rulesPrompt";
 import type { RulesLoad } from "../rules/loadRules";
+import type { McpServerView } from "../mcp/types";
+import { mcpSection } from "./mcpSection";
 
 export interface Environment {
   cwd: string;
@@ -12,6 +14,12 @@ export interface Environment {
   openFiles?: readonly string[];
   /** The user's rule files for this mode (core/rules); shown last, as the user's own instructions. */
   rules?: Pick<RulesLoad, "rules" | "leftOut">;
+  /** The MCP servers as they are now; connected ones are listed for modes with the mcp group. */
+  mcp?: readonly McpServerView[];
+}
+
+function allowsMcp(mode: Mode): boolean {
+  return mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === "mcp");
 }
 
 function modesSection(modes: readonly Mode[] | undefined, current: Mode): string {
@@ -58,5 +66,5 @@ ${toolUse}
 - Workspace: ${env.cwd}
 - OS: ${env.os}
 - Time: ${env.now.toISOString()}${env.openFiles?.length ? `\n- Open files: ${env.openFiles.slice(0, 20).join(", ")}${env.openFiles.length > 20 ? ` (and ${env.openFiles.length - 20} more)` : ""}` : ""}
-- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${rulesSection(env.rules)}`;
+- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${allowsMcp(mode) ? mcpSection(env.mcp) : ""}${rulesSection(env.rules)}`;
 }

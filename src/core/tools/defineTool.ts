@@ -27,6 +27,8 @@ export interface ToolContext {
    * the tool's approval says `reviewed` (then the tool asks, with its diff, when it is ready).
    */
   approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
+  /** The MCP servers, for use_mcp_tool and access_mcp_resource; absent where none are configured. */
+  mcp?: import("../mcp/types").McpHubApi;
   /** The task's changed files, for the end-of-task review; absent where nobody reviews them. */
   changes?: import("../edit/taskChanges").TaskChanges;
   /** apply_diff's similarity threshold (0.8–1; 1 = only exact or whitespace-tolerant matches). */
@@ -67,6 +69,8 @@ export interface ApprovalInfo {
   reviewed?: boolean;
   /** A category auto-approved on its own, apart from the tool's group (deleting files). */
   category?: ApprovalCategory;
+  /** The MCP tool called: the user may have allowed it one by one (alwaysAllow in mcp.json). */
+  mcpTool?: { server: string; tool: string };
 }
 
 export interface ToolDefinition<S extends ParamSpecs = ParamSpecs> {

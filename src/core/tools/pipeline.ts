@@ -110,7 +110,13 @@ function policyCall(tool: AnyTool, args: Record<string, unknown>, approval: Appr
     ...(tool.group === "command" && typeof args.command === "string" ? { command: args.command } : {}),
     ...(details.alwaysAsk ? { alwaysAsk: true } : {}),
     ...(details.reason ? { reason: details.reason } : {}),
+    ...(approval?.mcpTool && mcpAlwaysAllowed(approval.mcpTool, deps) ? { alwaysAllow: true } : {}),
   };
+}
+
+function mcpAlwaysAllowed(call: { server: string; tool: string }, deps: PipelineDeps): boolean {
+  const server = deps.context.mcp?.servers().find((s) => s.name === call.server);
+  return server?.tools.find((t) => t.name === call.tool)?.alwaysAllow === true;
 }
 
 function stateOf(deps: PipelineDeps): ApprovalState {

@@ -17,6 +17,7 @@ import { applyDiffTool } from "./applyDiff";
 import { executeCommandTool } from "./executeCommand";
 import { readCommandOutputTool } from "./readCommandOutput";
 import { TASK_TOOLS } from "./taskTools";
+import { accessMcpResourceTool, useMcpToolTool } from "./useMcpTool";
 
 export interface NativeToolSchema {
   name: string;
@@ -57,5 +58,5 @@ export class ToolRegistry {
 }
 
 export function createDefaultRegistry(): ToolRegistry {
-  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, applyDiffTool, insertContentTool, searchAndReplaceTool, deleteFileTool, newRuleTool, executeCommandTool, readCommandOutputTool, browserActionTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
+  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, applyDiffTool, insertContentTool, searchAndReplaceTool, deleteFileTool, newRuleTool, executeCommandTool, readCommandOutputTool, browserActionTool, useMcpToolTool, accessMcpResourceTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
 }

@@ -17,6 +17,7 @@ import { DiffEditReview } from "./diffReview";
 import { workspaceRules } from "./ruleFiles";
 import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
 import type { HunkReview } from "./hunkReview";
+import type { McpHubApi } from "../../core/mcp/types";
 
 const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
 
@@ -81,7 +82,7 @@ export function loadWorkspaceModes(storage: vscode.Uri, logger: Logger): readonl
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
  * folder there is nothing to work on, and the chat answers without tools.
  */
-export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments, terminalOutput?: LastTerminalOutput): (approvals: Approvals) => Toolbox | undefined {
+export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments, terminalOutput?: LastTerminalOutput, mcp?: McpHubApi): (approvals: Approvals) => Toolbox | undefined {
   let tasks = 0;
   // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
   let launcher: VsCodeLauncher | undefined;
@@ -126,6 +127,7 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: Rev
       outputMaxChars: () => limit(logger, "terminal.outputMaxChars", OUTPUT_MAX_CHARS),
       // Rule files are read for each request: an edited or toggled rule reaches the running task.
       rules: workspaceRules(storage, cwd, logger),
+      mcp,
       requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
       maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
       saveOverflow: async (toolName, text) => {

@@ -12,6 +12,7 @@ import { setUpWebview } from "./webviewSetup";
 import { loadWorkspaceModes, toolboxFactory } from "./agentSetup";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./proposalDocuments";
 import { TaskReview } from "./taskReview";
+import { McpSetup } from "./mcpSetup";
 import { HunkReview } from "./hunkReview";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
 import { watchModeFiles } from "./modeEdits";
@@ -30,6 +31,8 @@ import { LastTerminalOutput } from "./terminalOutput";
 /** What the extension exports outside production mode, for the tests running in the real host. */
 export interface KilnTestApi {
   sidebar: ChatSession;
+  /** The MCP servers and their config files. */
+  mcp: McpSetup;
   view: ChatViewProvider;
   onDidLog: OutputLogger["onDidLog"];
   readSecret(kind: ProviderKind): Thenable<string | undefined>;
@@ -54,6 +57,11 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   context.subscriptions.push(profiles, settings, settingsPanel);
 
   // The diff editor's two sides: the original, read-only, and the proposal, in memory and editable.
+  // MCP servers start with the extension, so their tools are ready for the first task.
+  const mcp = new McpSetup(context.globalStorageUri, logger, String(context.extension.packageJSON.version));
+  context.subscriptions.push(mcp, vscode.commands.registerCommand("kiln.editGlobalMcpConfig", () => mcp.editGlobal()));
+  void mcp.reload();
+
   const review = { originals: new OriginalDocuments(), proposals: new ProposalFileSystem(), hunks: new HunkReview() };
   context.subscriptions.push(
     review.proposals,
@@ -77,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     },
     // Validated by the core, which names any bad field in the log.
     modelOverrides: () => vscode.workspace.getConfiguration("kiln.provider").get<unknown>("modelInfo"),
-    createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput),
+    createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub),
     modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {
       const settings = readProviderSettings();
@@ -123,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     settings,
     settingsPanel,
     profiles,
+    mcp,
     readProfileKey: async (name) => {
       const profile = findProfile(profiles.read(), name);
       return profile ? context.secrets.get(secretNameOf(profile)) : undefined;

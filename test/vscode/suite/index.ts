@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
   require("./queue.test");
   require("./diffReview.test");
   require("./taskReview.test");
+  require("./mcp.test");
   require("./profiles.test");
   require("./modes.test");
   require("./approve.test");

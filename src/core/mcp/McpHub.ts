@@ -1,0 +1,179 @@
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { Emitter, type Event } from "../../shared/disposable";
+import type { Logger } from "../ports";
+import { McpConnection, errorText } from "./connection";
+import { formatResourceResult, formatToolResult } from "./format";
+import type { McpCallResult, McpHubApi, McpServerConfig, McpServerView } from "./types";
+
+export interface McpHubOptions {
+  logger: Logger;
+  /** The workspace folders as paths, answered to the servers' roots/list. */
+  roots: () => string[];
+  clientInfo: { name: string; version: string };
+}
+
+/**
+ * Keeps one connection per configured MCP server. Core code: no vscode import; the host feeds it
+ * configs (config.ts) and shows servers(). Calls refuse clearly instead of throwing protocol noise.
+ */
+export class McpHub implements McpHubApi {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly changeEmitter = new Emitter<void>();
+  readonly onDidChange: Event<void> = this.changeEmitter.event;
+  private disposed = false;
+
+  constructor(private readonly options: McpHubOptions) {}
+
+  /**
+   * Brings the connections in line with `configs`: new servers connect, removed ones close, changed
+   * ones reconnect; servers whose entry is unchanged keep running. Resolves once removed/changed
+   * servers are closed (new connections continue in the background; watch onDidChange).
+   */
+  async update(configs: McpServerConfig[]): Promise<void> {
+    if (this.disposed) return;
+    const wanted = new Map<string, McpServerConfig>();
+    for (const c of configs) {
+      // config.ts reports duplicates; if any slip through, the first one (the project's) wins.
+      if (!wanted.has(c.name)) wanted.set(c.name, c);
+    }
+    const closing: Promise<void>[] = [];
+    for (const [name, conn] of this.connections) {
+      if (!wanted.has(name)) {
+        this.connections.delete(name);
+        closing.push(conn.close());
+      }
+    }
+    for (const [name, config] of wanted) {
+      const existing = this.connections.get(name);
+      if (existing && deepEqual(existing.config, config)) continue;
+      if (existing && deepEqual(withoutLiveFields(existing.config), withoutLiveFields(config))) {
+        // Only tool flags or the timeout changed: apply them without dropping the server.
+        existing.setConfig(config);
+        continue;
+      }
+      if (existing) closing.push(existing.close());
+      const conn = new McpConnection(config, {
+        logger: this.options.logger,
+        roots: this.options.roots,
+        clientInfo: this.options.clientInfo,
+        changed: () => {
+          if (this.connections.get(name) === conn) this.changeEmitter.fire();
+        },
+      });
+      this.connections.set(name, conn);
+      conn.start();
+    }
+    this.changeEmitter.fire();
+    await Promise.all(closing);
+  }
+
+  servers(): McpServerView[] {
+    return [...this.connections.values()].map((c) => c.view());
+  }
+
+  /** Reconnects one server now (the user's "restart" button, or a watched file changed). */
+  async restart(name: string): Promise<void> {
+    const conn = this.connections.get(name);
+    if (!conn) throw new Error(`Unknown MCP server "${name}".`);
+    await conn.restart();
+  }
+
+  /** The host calls this when workspace folders change; servers then re-read roots/list. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.rootsChanged()));
+  }
+
+  /** For tests and diagnostics: the pid of a stdio server's child process. */
+  pidOf(name: string): number | undefined {
+    return this.connections.get(name)?.pid;
+  }
+
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<McpCallResult> {
+    const conn = this.connectionFor(server);
+    const client = conn.connectedClient();
+    if (client instanceof Error) throw client;
+    const info = conn.toolInfo(tool);
+    if (!info) {
+      const known = conn.view().tools.map((t) => t.name);
+      throw new Error(`MCP server "${server}" has no tool "${tool}". Its tools: ${known.join(", ") || "(none)"}.`);
+    }
+    if (!info.enabled) throw new Error(`The tool "${tool}" of MCP server "${server}" is disabled in the settings.`);
+    const timeoutSeconds = conn.config.timeoutSeconds;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: timeoutSeconds * 1000,
+        ...(signal && { signal }),
+      });
+      return formatToolResult(result as Record<string, unknown>);
+    } catch (err) {
+      throw explain(err, `MCP server "${server}", tool "${tool}"`, timeoutSeconds);
+    }
+  }
+
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult> {
+    const conn = this.connectionFor(server);
+    const client = conn.connectedClient();
+    if (client instanceof Error) throw client;
+    if (!client.getServerCapabilities()?.resources) throw new Error(`MCP server "${server}" offers no resources.`);
+    const timeoutSeconds = conn.config.timeoutSeconds;
+    try {
+      const result = await client.readResource({ uri }, { timeout: timeoutSeconds * 1000, ...(signal && { signal }) });
+      return formatResourceResult(result);
+    } catch (err) {
+      throw explain(err, `MCP server "${server}", resource "${uri}"`, timeoutSeconds);
+    }
+  }
+
+  /** Closes every connection; stdio children are ended and awaited, so none is left behind. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((c) => c.close()));
+    this.changeEmitter.dispose();
+  }
+
+  private connectionFor(server: string): McpConnection {
+    const conn = this.connections.get(server);
+    if (!conn) {
+      const known = [...this.connections.keys()];
+      throw new Error(`Unknown MCP server "${server}". Configured servers: ${known.join(", ") || "(none)"}.`);
+    }
+    return conn;
+  }
+}
+
+/** Turns SDK errors into messages the model and the user can act on. */
+function explain(err: unknown, what: string, timeoutSeconds: number): Error {
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    return new Error(`${what}: no answer within ${timeoutSeconds} s (the server's timeout); the request was cancelled.`);
+  }
+  return new Error(`${what}: ${errorText(err)}`);
+}
+
+/** The fields a running connection can take on without reconnecting. */
+function withoutLiveFields(c: McpServerConfig): Omit<McpServerConfig, "alwaysAllow" | "disabledTools" | "timeoutSeconds"> {
+  const { alwaysAllow: _a, disabledTools: _d, timeoutSeconds: _t, ...rest } = c;
+  return rest;
+}
+
+/** Structural equality for plain JSON-like config data (key order does not matter). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => deepEqual(ra[k], rb[k]));
+}

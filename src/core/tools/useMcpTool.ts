@@ -1,0 +1,82 @@
+import { checkArguments } from "../mcp/argumentCheck";
+import type { McpHubApi, McpServerView } from "../mcp/types";
+import { defineTool, type ToolOutcome } from "./defineTool";
+import { p } from "./params";
+
+/** The server, connected, or the error the model can act on. */
+export function connectedServer(hub: McpHubApi | undefined, name: string): McpServerView | ToolOutcome {
+  if (!hub) return { kind: "result", text: "Error: no MCP servers are configured here." };
+  const servers = hub.servers();
+  const server = servers.find((s) => s.name === name);
+  if (!server) {
+    const names = servers.map((s) => s.name);
+    return { kind: "result", text: `Error: there is no MCP server "${name}". ${names.length ? `Servers: ${names.join(", ")}.` : "No servers are configured."}` };
+  }
+  if (server.state !== "connected") return { kind: "result", text: `Error: MCP server "${name}" is ${server.state}${server.error ? ` (${server.error})` : ""}; it cannot be used now.` };
+  return server;
+}
+
+function parseArguments(raw: string | undefined): Record<string, unknown> | string {
+  if (raw === undefined || raw.trim() === "") return {};
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    return "arguments must be a JSON object";
+  } catch (err) {
+    return `arguments is not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
+export const useMcpToolTool = defineTool({
+  name: "use_mcp_tool",
+  group: "mcp",
+  description: "Call a tool of a connected MCP server (the servers and their tools are listed under MCP servers). arguments is a JSON object that matches the tool's input schema.",
+  params: {
+    server_name: p.string("The MCP server's name"),
+    tool_name: p.string("The tool's name on that server"),
+    arguments: p.string("The tool's arguments as a JSON object", { optional: true, raw: true }),
+  },
+  approval: (args) => ({
+    summary: `Use ${args.tool_name} on ${args.server_name}${args.arguments?.trim() ? ` with ${args.arguments.trim().slice(0, 200)}` : ""}`,
+    paths: [],
+    // Checked first (server, tool, arguments), then asked: the user approves a call that can run.
+    reviewed: true,
+    mcpTool: { server: args.server_name, tool: args.tool_name },
+  }),
+  async execute(args, context) {
+    const server = connectedServer(context.mcp, args.server_name);
+    if ("kind" in server) return server;
+    const tool = server.tools.find((t) => t.name === args.tool_name);
+    if (!tool) return { kind: "result", text: `Error: MCP server "${server.name}" has no tool "${args.tool_name}". Its tools: ${server.tools.filter((t) => t.enabled).map((t) => t.name).join(", ") || "none"}.` };
+    if (!tool.enabled) return { kind: "result", text: `Error: the user turned off ${tool.name} on "${server.name}".` };
+    const parsed = parseArguments(args.arguments);
+    if (typeof parsed === "string") return { kind: "result", text: `Error: ${parsed}.` };
+    const problem = checkArguments(tool.inputSchema, parsed);
+    if (problem) return { kind: "result", text: `Error: ${problem}. The input schema of ${tool.name}: ${JSON.stringify(tool.inputSchema)}` };
+    const decision = context.approve ? await context.approve() : { approved: true as const };
+    if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
+    const result = await context.mcp!.callTool(server.name, tool.name, parsed, context.signal);
+    if (result.isError) return { kind: "result", text: `Error: ${server.name}/${tool.name} reported an error: ${result.text || "(no message)"}` };
+    return { kind: "result", text: result.text || "(the tool returned nothing)", ...(result.images.length ? { images: result.images } : {}) };
+  },
+});
+
+export const accessMcpResourceTool = defineTool({
+  name: "access_mcp_resource",
+  group: "mcp",
+  description: "Read a resource of a connected MCP server by its URI (its resources and URI templates are listed under MCP servers).",
+  params: {
+    server_name: p.string("The MCP server's name"),
+    uri: p.string("The resource's URI"),
+  },
+  approval: (args) => ({ summary: `Read ${args.uri} from ${args.server_name}`, paths: [], reviewed: true }),
+  async execute(args, context) {
+    const server = connectedServer(context.mcp, args.server_name);
+    if ("kind" in server) return server;
+    const decision = context.approve ? await context.approve() : { approved: true as const };
+    if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
+    const result = await context.mcp!.readResource(server.name, args.uri.trim(), context.signal);
+    if (result.isError) return { kind: "result", text: `Error: reading ${args.uri} from ${server.name} failed: ${result.text}` };
+    return { kind: "result", text: result.text || "(the resource is empty)", ...(result.images.length ? { images: result.images } : {}) };
+  },
+});
