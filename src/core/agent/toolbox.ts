@@ -8,6 +8,7 @@ import { TaskChanges } from "../edit/taskChanges";
 import { StreamPreviews } from "../edit/streamPreview";
 import type { McpHubApi } from "../mcp/types";
 import { hasUsableServers } from "../prompts/mcpSection";
+import { asUseMcpTool, mcpNativeTools } from "../mcp/nativeNames";
 import type { ToolUseBlock } from "../toolcall/types";
 import type { FileSystem } from "../ports/fileSystem";
 import type { Terminal } from "../ports/terminal";
@@ -101,7 +102,8 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     // Every tool is parsed, not only the mode's: a call the mode forbids is then refused with a
     // message that names the modes that may make it, instead of being read as plain text.
     xmlParams: () => options.registry.xmlParams(),
-    nativeTools: () => options.registry.nativeSchemas(tools()),
+    // Each MCP tool is also a function of its own, for modes that may use MCP.
+    nativeTools: () => [...options.registry.nativeSchemas(tools()), ...(toolbox.mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === "mcp") ? mcpNativeTools(options.mcp?.servers()) : [])],
     systemPrompt: (protocol) =>
       buildSystemPrompt(toolbox.mode, protocol, protocol === "xml" ? options.registry.xmlSection(tools()) : "", {
         cwd: options.cwd,
@@ -134,6 +136,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       },
       maxResultChars: options.toolResultMaxChars?.(),
       saveOverflow: options.saveOverflow,
+      translate: (block) => asUseMcpTool(block, options.mcp?.servers()),
       ownFiles,
     }),
     dispose: () => void browser?.dispose(),

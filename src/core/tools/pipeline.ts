@@ -47,6 +47,8 @@ export interface PipelineDeps {
   autoApprove: AutoApproveInput;
   /** Without it there is nothing to count against, and the limits never apply. */
   approvalTally?: ApprovalTally;
+  /** A call under another name for a registered tool (a native MCP function for use_mcp_tool). */
+  translate?(block: ToolUseBlock): ToolUseBlock;
   context: ToolContext;
   /** Results longer than this are cut (kiln.context.toolResultMaxChars); the full text is kept with saveOverflow. */
   maxResultChars?: number;
@@ -136,6 +138,7 @@ function isOutside(path: ResolvedPath, group: ToolGroup, deps: PipelineDeps): bo
 export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Promise<ToolCallResult> {
   if (block.error) return fail(block.error);
   if (block.partial) return fail(`the call to ${block.name} was cut off before it was complete, so it was not run. Send it again in full.`);
+  block = deps.translate?.(block) ?? block;
   const tool = deps.registry.get(block.name);
   const available = toolsForMode(deps.mode, deps.registry.list()).map((t) => t.name);
   if (!tool) return fail(`there is no tool named "${block.name}". Available tools: ${available.join(", ")}.`);

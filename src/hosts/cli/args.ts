@@ -23,6 +23,8 @@ export interface CliArgs {
   outputMaxChars?: number;
   /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
   globalRules?: string;
+  /** A global MCP config file beside the workspace's .kilocode/mcp.json. */
+  mcpConfig?: string;
 }
 
 export const USAGE = `Usage:
@@ -54,6 +56,8 @@ Options:
                                to a file (${TOOL_RESULT_MAX_CHARS.min}-${TOOL_RESULT_MAX_CHARS.max}, default ${TOOL_RESULT_MAX_CHARS.default})
   --output-max-chars N         characters of command output shown, as head and tail
                                (${OUTPUT_MAX_CHARS.min}-${OUTPUT_MAX_CHARS.max}, default ${OUTPUT_MAX_CHARS.default})
+  --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
+                               .kilocode/mcp.json, whose entries win
   --global-rules DIR           folder of global rules (default ~/.kilocode/rules; DIR-<mode> for a
                                mode's). Project rules: .kilocode/rules/, .kilocode/rules-<mode>/,
                                AGENTS.md, .clinerules, .kilocoderules, .roorules
@@ -172,6 +176,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break;
       case "--output-max-chars":
         args.outputMaxChars = parseLimit(arg, value(), OUTPUT_MAX_CHARS);
+        break;
+      case "--mcp-config":
+        args.mcpConfig = value();
         break;
       case "--global-rules":
         args.globalRules = value();

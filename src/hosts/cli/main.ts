@@ -19,6 +19,8 @@ import { createDefaultRegistry } from "../../core/tools/registry";
 import { createRulesSource } from "../../core/rules/rulesPrompt";
 import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
 import { TerminalApprovals } from "./terminalApprovals";
+import type { McpHub } from "../../core/mcp/McpHub";
+import { createCliHub, startMcpServers } from "./mcp";
 
 async function readStdin(): Promise<string> {
   const parts: Buffer[] = [];
@@ -46,7 +48,7 @@ function overflowSaver(): (toolName: string, text: string) => Promise<string> {
   };
 }
 
-function makeTask(args: CliArgs): Task {
+function makeTask(args: CliArgs, mcp: McpHub | undefined): Task {
   const apiKey = process.env[args.apiKeyEnv ?? API_KEY_ENV[args.settings.kind]]?.trim() || undefined;
   const config = { ...args.settings, apiKey };
   const getProvider = async () => createProvider(config);
@@ -75,6 +77,7 @@ function makeTask(args: CliArgs): Task {
       report: (problem) => process.stderr.write(`kiln: ${problem}\n`),
     }),
     fs: new NodeFileSystem(),
+    ...(mcp ? { mcp } : {}),
     os: type(),
     maxRequests: args.maxRequests,
     saveOverflow: overflowSaver(),
@@ -106,9 +109,12 @@ function describeUsage(event: Extract<TaskEvent, { type: "usage" }>): string {
 async function main(): Promise<number> {
   let args: CliArgs;
   let task: Task;
+  let hub: McpHub | undefined;
   try {
     args = parseArgs(process.argv.slice(2), process.env, process.cwd());
-    task = makeTask(args);
+    // Made before the task, started after it: a usage error leaves no server running.
+    hub = args.command === "run" ? createCliHub(resolve(args.workspace), stderrLogger) : undefined;
+    task = makeTask(args, hub);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message ? `kiln: ${err.message}\n` : ""}${USAGE}\n`);
@@ -116,6 +122,16 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+  try {
+    if (hub) await startMcpServers(hub, resolve(args.workspace), args.mcpConfig, (line) => process.stderr.write(`kiln: ${line}\n`));
+    return await runTask(args, task);
+  } finally {
+    // Server processes would keep the CLI alive.
+    await hub?.dispose();
+  }
+}
+
+async function runTask(args: CliArgs, task: Task): Promise<number> {
   const prompt = (args.prompt ?? (process.stdin.isTTY ? "" : await readStdin())).trim();
   if (!prompt) {
     process.stderr.write(`kiln: no task given\n${USAGE}\n`);

@@ -7,6 +7,7 @@ import type { McpCallResult, McpHubApi, McpServerView } from "../../../src/core/
 import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
 import { buildSystemPrompt } from "../../../src/core/prompts/system";
+import { asUseMcpTool, mcpNativeTools } from "../../../src/core/mcp/nativeNames";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 
@@ -135,5 +136,29 @@ describe("the MCP part of the system prompt", () => {
     const orchestrator = findMode("orchestrator")!;
     expect(buildSystemPrompt(orchestrator, "xml", "", { ...env, mcp: [server()] })).not.toContain("# MCP servers");
     expect(buildSystemPrompt(findMode("code")!, "xml", "", { ...env, mcp: [server({ state: "connecting" })] })).not.toContain("# MCP servers");
+  });
+});
+
+describe("MCP tools as native functions", () => {
+  const tool = (name: string) => ({ name, description: `does ${name}`, inputSchema: { type: "object", properties: { q: { type: "string" } } }, alwaysAllow: false, enabled: true });
+  it("names each enabled tool of each connected server mcp--<server>--<tool>, cleaned, sorted, at most 64 characters, clashes numbered", () => {
+    const servers = [
+      server({ name: "zeta", tools: [tool("b"), tool("a")] }),
+      server({ name: "my server.v2", tools: [tool("get/item"), tool("get:item"), { ...tool("off"), enabled: false }] }),
+      server({ name: "long", tools: [tool("x".repeat(80))] }),
+      server({ name: "down", state: "error", tools: [tool("a")] }),
+    ];
+    const names = mcpNativeTools(servers).map((t) => t.name);
+    expect(names).toEqual(["mcp--long--" + "x".repeat(53), "mcp--my_server_v2--get_item", "mcp--my_server_v2--get_item_2", "mcp--zeta--a", "mcp--zeta--b"]);
+    expect(names.every((n) => n.length <= 64)).toBe(true);
+    expect(mcpNativeTools(servers)[3]).toMatchObject({ description: "does a (MCP server zeta)", parameters: { type: "object", properties: { q: { type: "string" } } } });
+  });
+
+  it("a native call of such a function runs as use_mcp_tool with its arguments; other calls are left alone", async () => {
+    const hub = new FakeHub();
+    const block = { type: "tool_use" as const, name: "mcp--weather--forecast", params: {}, input: { city: "Oslo" }, partial: false, id: "call_1" };
+    expect(asUseMcpTool(block, hub.servers())).toEqual({ ...block, name: "use_mcp_tool", params: { server_name: "weather", tool_name: "forecast", arguments: '{"city":"Oslo"}' } });
+    const other = { type: "tool_use" as const, name: "read_file", params: { path: "a" }, partial: false };
+    expect(asUseMcpTool(other, hub.servers())).toBe(other);
   });
 });

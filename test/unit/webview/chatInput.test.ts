@@ -21,12 +21,10 @@ function pngFile(name = "shot.png"): File {
   return new File([Buffer.from(PNG_BASE64, "base64")], name, { type: "image/png" });
 }
 
-async function paste(files: File[]) {
-  await act(async () => {
-    fireEvent.paste(screen.getByTestId("chat-input"), { clipboardData: { files } });
-    // FileReader answers on a later turn.
-    await new Promise((r) => setTimeout(r, 20));
-  });
+/** Pastes, then waits for what the input shows for it (FileReader answers on a later turn). */
+async function paste(files: File[], shows: "attachments" | "attach-problem" = "attachments") {
+  fireEvent.paste(screen.getByTestId("chat-input"), { clipboardData: { files } });
+  await screen.findByTestId(shows, {}, { timeout: 5_000 });
 }
 
 function type(text: string) {
@@ -101,12 +99,12 @@ describe("images in the chat input", () => {
 
   it("a model without images says so and attaches nothing; a file that is not an image type is named", async () => {
     chat({ busy: false, images: false });
-    await paste([pngFile()]);
+    await paste([pngFile()], "attach-problem");
     expect(el(screen.getByTestId("attach-problem")).textContent).toBe("m does not take images; pick a vision model to attach them.");
     expect(screen.queryByTestId("attachments")).toBeNull();
     cleanup();
     chat({ busy: false, images: true });
-    await paste([new File(["<svg/>"], "logo.svg", { type: "image/svg+xml" })]);
+    await paste([new File(["<svg/>"], "logo.svg", { type: "image/svg+xml" })], "attach-problem");
     expect(el(screen.getByTestId("attach-problem")).textContent).toBe("Not attached: logo.svg is not a PNG, JPEG, GIF or WebP image.");
   });
 });
