@@ -2,16 +2,13 @@ import type { CommandStatus } from "../ports/terminal";
 import { destructiveReason } from "./commandSafety";
 import { defineTool } from "./defineTool";
 import { OUTPUT_MAX_CHARS } from "./limits";
+import { plural } from "../../shared/plural";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 
 export const DEFAULT_TIMEOUT_S = 120;
 /** The end of a build or test run says most (the failures, the summary): it gets the larger share. */
 const HEAD_SHARE = 0.4;
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
-}
 
 function countLines(text: string): number {
   let n = 0;

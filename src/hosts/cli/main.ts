@@ -122,8 +122,15 @@ async function main(): Promise<number> {
     }
     throw err;
   }
+  let interrupted = false;
+  // Ctrl+C stops the run cleanly from here on, also while MCP servers start (they are closed below).
+  process.once("SIGINT", () => {
+    interrupted = true;
+    task.cancel();
+  });
   try {
     if (hub) await startMcpServers(hub, resolve(args.workspace), args.mcpConfig, (line) => process.stderr.write(`kiln: ${line}\n`));
+    if (interrupted) return EXIT.stopped;
     return await runTask(args, task);
   } finally {
     // Server processes would keep the CLI alive.
@@ -164,7 +171,6 @@ async function runTask(args: CliArgs, task: Task): Promise<number> {
   task.onDidChange((event) => {
     if (event.type === "usage") usage = event;
   });
-  process.once("SIGINT", () => task.cancel());
   // A subtask's question arrives while the task still runs: answer it at the terminal, or stop.
   task.onDidChange((event) => {
     if (event.type !== "appended" || event.item.role !== "question") return;

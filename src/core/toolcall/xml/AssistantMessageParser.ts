@@ -14,7 +14,7 @@
 import type { AssistantContentBlock, ReasoningBlock, TextBlock, ToolUseBlock } from "../types";
 import { DEFAULT_PARSER_LIMITS, REASONING_TAGS, type ParserLimits, type ParserOptions } from "./options";
 import { ParamValue, ReasoningValue } from "./ParamValue";
-import { isSpace, NO_TAG, PART_TAG, prefixSet, TagSet } from "./tags";
+import { isSpace, NO_TAG, PART_TAG, TagSet, ToolTagPrefixes } from "./tags";
 import { UntilClose } from "./UntilClose";
 
 export type { AssistantContentBlock, ReasoningBlock, TextBlock, ToolUseBlock } from "../types";
@@ -38,13 +38,11 @@ const enum State {
 export class AssistantMessageParser {
   private readonly blocks: AssistantContentBlock[] = [];
   private readonly limits: ParserLimits;
-  private readonly toolParams: ReadonlyMap<string, ReadonlySet<string>>;
   /** Tags that mean something in prose: each tool's opening tag, then the reasoning tags if asked for. */
   private readonly textTags: TagSet;
   /** Per entry of `textTags`: the tool it opens, or undefined for a reasoning tag. */
   private readonly textTagTools: (string | undefined)[] = [];
-  /** Per tool: prefixes of `<param>` for each of its params and of `</tool>`. */
-  private readonly insideToolPrefixes = new Map<string, Set<string>>();
+  private readonly insideToolPrefixes: ToolTagPrefixes;
 
   private state = State.Text;
   private total = 0;
@@ -57,7 +55,7 @@ export class AssistantMessageParser {
 
   private tool: ToolUseBlock | undefined;
   private toolCloseTag = "";
-  /** `prefixesInside` of the open tool, looked up once per tool rather than once per chunk. */
+  /** The open tool's inside prefixes, looked up once per tool rather than once per chunk. */
   private toolPrefixes: ReadonlySet<string> = new Set();
   private reasoning: ReasoningBlock | undefined;
   /** The parameter value or reasoning being read, up to the tag that ends it. */
@@ -83,7 +81,7 @@ export class AssistantMessageParser {
         this.textTagTools.push(undefined);
       }
     }
-    this.toolParams = params;
+    this.insideToolPrefixes = new ToolTagPrefixes(params);
     this.textTags = new TagSet(tags);
   }
 
@@ -257,20 +255,9 @@ export class AssistantMessageParser {
     this.endText();
     this.tool = { type: "tool_use", name, params: {}, partial: true };
     this.toolCloseTag = `</${name}>`;
-    this.toolPrefixes = this.prefixesInside(name);
+    this.toolPrefixes = this.insideToolPrefixes.of(name);
     this.blocks.push(this.tool);
     this.state = State.Tool;
-  }
-
-  private prefixesInside(tool: string): Set<string> {
-    let set = this.insideToolPrefixes.get(tool);
-    if (!set) {
-      const tags = [...(this.toolParams.get(tool) ?? [])].map((p) => `<${p}>`);
-      tags.push(`</${tool}>`);
-      set = prefixSet(tags);
-      this.insideToolPrefixes.set(tool, set);
-    }
-    return set;
   }
 
   private scanTool(input: string, start: number): number {

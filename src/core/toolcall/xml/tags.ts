@@ -9,6 +9,22 @@ export function prefixSet(tags: Iterable<string>): Set<string> {
   return out;
 }
 
+/** Per tool: the prefixes of `<param>` for each of its params and of `</tool>`, built once per tool. */
+export class ToolTagPrefixes {
+  private readonly cache = new Map<string, Set<string>>();
+
+  constructor(private readonly params: ReadonlyMap<string, ReadonlySet<string>>) {}
+
+  of(tool: string): Set<string> {
+    let set = this.cache.get(tool);
+    if (!set) {
+      set = prefixSet([...[...(this.params.get(tool) ?? [])].map((p) => `<${p}>`), `</${tool}>`]);
+      this.cache.set(tool, set);
+    }
+    return set;
+  }
+}
+
 /** `match` found no tag at that '<'. */
 export const NO_TAG = -1;
 /** `match` reached the end of the input while it could still be a tag: the caller holds it back. */
