@@ -63,7 +63,8 @@ const runtimeAssetsPlugin = {
 const common = {
   absWorkingDir: root,
   // The bundles are CommonJS: web-tree-sitter's ESM build reads import.meta.url, empty there.
-  alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/web-tree-sitter.cjs" },
+  // jsonc-parser's main build is UMD, whose require("./impl/…") esbuild cannot follow: its ESM build can be.
+  alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/web-tree-sitter.cjs", "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
   bundle: true,
   platform: "node",
   target: "node20",

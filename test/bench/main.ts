@@ -5,3 +5,4 @@ runParserBench();
 await runSearchBench();
 (await import("./editBench")).runEditBench();
 await (await import("./chatBench")).runChatBench(process.cwd());
+await (await import("./historyBench")).runHistoryBench();

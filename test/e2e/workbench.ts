@@ -1,6 +1,6 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Browser, Frame, Page } from "puppeteer-core";
 import { installExtension, launchChromium, makeProfile, root, startCodeServer, writeUserSettings } from "../../scripts/lib/codeServer.mjs";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
@@ -15,8 +15,11 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-/** code-server with the packaged vsix installed (as a user would), opened in Chromium. */
-export async function openWorkbench(settings: Record<string, unknown>): Promise<Workbench> {
+/**
+ * code-server with the packaged vsix installed (as a user would), opened in Chromium. `files` (paths
+ * relative to the workspace) are written into the workspace before it opens.
+ */
+export async function openWorkbench(settings: Record<string, unknown>, files: Record<string, string> = {}): Promise<Workbench> {
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const vsix = join(root, `kiln-${version}.vsix`);
   if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
@@ -26,6 +29,10 @@ export async function openWorkbench(settings: Record<string, unknown>): Promise<
   writeUserSettings(profile, settings);
   const workspace = join(mkdtempSync(join(tmpdir(), "kiln-e2e-ws-")), "workspace");
   cpSync(join(root, "test", "fixtures", "workspace"), workspace, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), text);
+  }
   const server = await startCodeServer({ profile });
   const opened = await openInChromium(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
   return {
@@ -77,16 +84,23 @@ export function lastAssistantText(frame: Frame): Promise<{ text: string; partial
 
 /**
  * The fake model server and a workbench whose Kiln talks to it (OpenAI-compatible, no retries),
- * with the chat view open. `settings` adds to or overrides those.
+ * with the chat view open. `settings` adds to or overrides those; `files` go into the workspace.
  */
-export async function openKilnWithFakeModel(model: string, settings: Record<string, unknown> = {}): Promise<{ server: FakeModelServer; workbench: Workbench; frame: Frame }> {
+export async function openKilnWithFakeModel(
+  model: string,
+  settings: Record<string, unknown> = {},
+  files: Record<string, string> = {},
+): Promise<{ server: FakeModelServer; workbench: Workbench; frame: Frame }> {
   const server = await new FakeModelServer().start();
-  const workbench = await openWorkbench({
-    "kiln.provider.kind": "openai-compatible",
-    "kiln.provider.baseUrl": server.openaiBaseUrl,
-    "kiln.provider.model": model,
-    "kiln.provider.retries": 0,
-    ...settings,
-  });
+  const workbench = await openWorkbench(
+    {
+      "kiln.provider.kind": "openai-compatible",
+      "kiln.provider.baseUrl": server.openaiBaseUrl,
+      "kiln.provider.model": model,
+      "kiln.provider.retries": 0,
+      ...settings,
+    },
+    files,
+  );
   return { server, workbench, frame: await openKilnView(workbench.page) };
 }

@@ -27,6 +27,9 @@ describe("webview -> host messages are validated", () => {
     ["empty text", { type: "chat/send", text: "   " }],
     ["text over the limit", { type: "chat/send", text: "x".repeat(MAX_USER_TEXT + 1) }],
     ["an extra field", { type: "chat/retry", command: "rm -rf /" }],
+    ["an MCP answer of an unknown kind", { type: "chat/mcpAnswer", id: "mcp-1", answer: { kind: "payment", approved: true } }],
+    ["a form answer with a nested value", { type: "chat/mcpAnswer", id: "mcp-1", answer: { kind: "elicitation", action: "accept", content: { address: { street: "x" } } } }],
+    ["a form answer with an unknown action", { type: "chat/mcpAnswer", id: "mcp-1", answer: { kind: "elicitation", action: "maybe" } }],
   ])("rejects %s with a reason", (_label, raw) => {
     const result = parseWebviewMessage(raw);
     expect(result.ok).toBe(false);

@@ -1,4 +1,4 @@
-import { memo, useCallback, useSyncExternalStore } from "react";
+import { memo, useCallback, useState, useSyncExternalStore } from "react";
 import { Virtuoso } from "react-virtuoso";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import { ChatInput } from "./ChatInput";
@@ -7,9 +7,15 @@ import { RetryNotice, TaskSummary } from "./TaskHeader";
 import { Thinking, awaitingReply } from "./Thinking";
 import type { ChatStore } from "./store";
 import { send } from "./vscodeApi";
+import { McpView } from "./mcp/McpView";
+import { McpStore } from "./mcp/mcpStore";
 
-export function App({ store }: { store: ChatStore }) {
+export function App({ store, mcp: given }: { store: ChatStore; mcp?: McpStore }) {
+  // Tests of the chat alone render the page without one.
+  const [own] = useState(() => new McpStore());
+  const mcp = given ?? own;
   const state = useSyncExternalStore(store.subscribe, store.getState);
+  const view = useSyncExternalStore(mcp.subscribe, () => mcp.get().view);
   const last = state.items.at(-1);
   // Only the rows on screen render; a long task costs what a short one does.
   const count = state.items.length;
@@ -25,38 +31,51 @@ export function App({ store }: { store: ChatStore }) {
         <span className="provider" data-testid="provider">
           {state.provider ? `${state.provider.kind}${state.provider.model ? ` · ${state.provider.model}` : ""}` : "connecting…"}
         </span>
+        <button
+          className="icon-button mcp-tab"
+          title={view === "mcp" ? "Back to the chat" : "MCP servers"}
+          aria-pressed={view === "mcp"}
+          data-testid="mcp-tab"
+          onClick={() => mcp.show(view === "mcp" ? "chat" : "mcp")}
+        >
+          MCP
+        </button>
         <button className="icon-button" title="New task" onClick={() => send({ type: "chat/newTask" })}>
           New
         </button>
       </header>
-      <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />
-      <div className="messages" role="log" aria-live="polite">
-        {state.items.length === 0 ? (
-          <p className="empty">Ask Kiln anything about your code.</p>
-        ) : (
-          <Virtuoso
-            className="message-list"
-            totalCount={state.items.length}
-            itemContent={row}
-            computeItemKey={(index) => state.items[index]!.id}
-            followOutput="auto"
-            initialTopMostItemIndex={state.items.length - 1}
-            atBottomThreshold={40}
-          />
-        )}
-        {/* Keyed by the item waited after: each new wait counts from zero. */}
-        {awaitingReply(state.items, state.busy) && <Thinking key={last?.id} />}
-        <RetryNotice retrying={state.retrying} />
+      {view === "mcp" && <McpView store={mcp} />}
+      {/* Hidden rather than unmounted under the other views, so a draft and the scroll position stay. */}
+      <div className="chat-view" data-testid="chat-view" hidden={view !== "chat"}>
+        <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />
+        <div className="messages" role="log" aria-live="polite">
+          {state.items.length === 0 ? (
+            <p className="empty">Ask Kiln anything about your code.</p>
+          ) : (
+            <Virtuoso
+              className="message-list"
+              totalCount={state.items.length}
+              itemContent={row}
+              computeItemKey={(index) => state.items[index]!.id}
+              followOutput="auto"
+              initialTopMostItemIndex={state.items.length - 1}
+              atBottomThreshold={40}
+            />
+          )}
+          {/* Keyed by the item waited after: each new wait counts from zero. */}
+          {awaitingReply(state.items, state.busy) && <Thinking key={last?.id} />}
+          <RetryNotice retrying={state.retrying} />
+        </div>
+        <ChatInput
+          busy={state.busy}
+          waitingCard={state.waitingCard}
+          queued={state.queued}
+          queuePaused={state.queuePaused}
+          images={state.provider?.images === true}
+          model={state.provider?.model}
+          inputRequest={state.inputRequest}
+        />
       </div>
-      <ChatInput
-        busy={state.busy}
-        waitingCard={state.waitingCard}
-        queued={state.queued}
-        queuePaused={state.queuePaused}
-        images={state.provider?.images === true}
-        model={state.provider?.model}
-        inputRequest={state.inputRequest}
-      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { AssistantItem, ChatItem } from "../../src/shared/protocol/chat";
 import { Collapsible } from "./cards/Collapsible";
+import { McpRequestCard } from "./cards/McpRequestCard";
 import { Markdown } from "./Markdown";
 import { ToolCard } from "./ToolCard";
 import { send } from "./vscodeApi";
@@ -35,6 +36,8 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
       return <Question item={item} answerable={last && !busy} />;
     case "completion":
       return <Completion item={item} />;
+    case "mcpRequest":
+      return <McpRequestCard item={item} />;
     case "error":
       return (
         <div className="message error" role="alert" data-testid="message-error" data-kind={item.error.kind}>

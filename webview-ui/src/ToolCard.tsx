@@ -32,6 +32,11 @@ export function ToolCard({ item }: { item: ToolItem }) {
         </span>
       </div>
       <ToolBody item={item} />
+      {item.status === "running" && item.progress && (
+        <div className="tool-progress" role="status" data-testid="tool-progress">
+          {item.progress}
+        </div>
+      )}
       {waiting && <ApprovalBox id={item.id} approval={item.approval!} />}
       {item.result !== undefined && item.result !== "" && <ToolResult item={item} />}
     </div>

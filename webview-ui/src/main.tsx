@@ -2,12 +2,17 @@ import { createRoot } from "react-dom/client";
 import type { HostToWebview } from "../../src/shared/protocol/messages";
 import { App } from "./App";
 import { ChatStore } from "./store";
+import { McpStore } from "./mcp/mcpStore";
 import { send } from "./vscodeApi";
 import "./styles.css";
 
 const store = new ChatStore((fn) => requestAnimationFrame(fn));
+const mcp = new McpStore();
 window.addEventListener("message", (event: MessageEvent<HostToWebview>) => {
-  if (event.data && typeof event.data === "object" && typeof event.data.type === "string") store.apply(event.data);
+  const message = event.data;
+  if (!message || typeof message !== "object" || typeof message.type !== "string") return;
+  if (message.type.startsWith("mcp/")) mcp.apply(message as Extract<HostToWebview, { type: `mcp/${string}` }>);
+  else store.apply(message);
 });
-createRoot(document.getElementById("root")!).render(<App store={store} />);
+createRoot(document.getElementById("root")!).render(<App store={store} mcp={mcp} />);
 send({ type: "view/ready" });

@@ -101,6 +101,15 @@ export class ChatLog implements Disposable {
     if (item?.role !== "tool") return;
     item.status = status;
     if (result !== undefined) item.result = result;
+    if (status !== "running") delete item.progress;
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
+  /** The latest progress of a running call; ignored once it has ended. */
+  setProgress(id: string | undefined, progress: string): void {
+    const item = id ? this.find(id) : undefined;
+    if (item?.role !== "tool" || item.status !== "running") return;
+    item.progress = progress;
     this.events.fire({ type: "itemChanged", item: { ...item } });
   }
 

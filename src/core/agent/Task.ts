@@ -95,6 +95,12 @@ export class Task implements Disposable {
     return this.log.snapshot();
   }
 
+  /** An item the host adds (an MCP server's request): appended, or replaced when shown before. */
+  showItem(item: ChatItem): void {
+    if (this.log.find(item.id)) this.log.replace(item);
+    else this.log.append(item);
+  }
+
   /** The API messages so far (a copy), for saving and for tests. */
   apiHistory(): LlmMessage[] {
     return this.conversation.all();

@@ -4,8 +4,11 @@ import type { ToolUseBlock } from "../toolcall/types";
 import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult } from "../tools/pipeline";
 import type { ChatLog, TaskStatus } from "./ChatLog";
 import type { RepetitionGuard } from "./guards";
+import { ProgressThrottle } from "./progressThrottle";
 
 export const MAX_CONSECUTIVE_ERRORS = 3;
+/** How often a card's progress line may change. */
+const PROGRESS_INTERVAL_MS = 250;
 
 export interface ToolCall {
   block: ToolUseBlock;
@@ -66,10 +69,11 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
         }
       },
     };
-    const deps = { ...ctx.pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase) };
-    const running = runToolCall(calls[i]!.block, deps).catch(
-      (err: unknown): ToolCallResult => ({ status: "error", forModel: `Error: ${err instanceof Error ? err.message : String(err)}` }),
-    );
+    const progress = new ProgressThrottle(PROGRESS_INTERVAL_MS, (text) => log.setProgress(itemId, text));
+    const deps = { ...ctx.pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push };
+    const running = runToolCall(calls[i]!.block, deps)
+      .catch((err: unknown): ToolCallResult => ({ status: "error", forModel: `Error: ${err instanceof Error ? err.message : String(err)}` }))
+      .finally(() => progress.stop());
     started.set(i, running);
   };
   let skipRest: string | undefined;

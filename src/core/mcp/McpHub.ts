@@ -3,6 +3,7 @@ import { Emitter, type Event } from "../../shared/disposable";
 import type { Logger } from "../ports";
 import { McpConnection, errorText } from "./connection";
 import { formatResourceResult, formatToolResult } from "./format";
+import { McpRequestRefused, type McpCallHooks, type McpClientRequests } from "./requests";
 import type { McpCallResult, McpHubApi, McpServerConfig, McpServerView } from "./types";
 
 export interface McpHubOptions {
@@ -10,6 +11,8 @@ export interface McpHubOptions {
   /** The workspace folders as paths, answered to the servers' roots/list. */
   roots: () => string[];
   clientInfo: { name: string; version: string };
+  /** Who answers servers' sampling and elicitation requests; without it neither is declared. */
+  requests?: McpClientRequests;
 }
 
 /**
@@ -21,8 +24,22 @@ export class McpHub implements McpHubApi {
   private readonly changeEmitter = new Emitter<void>();
   readonly onDidChange: Event<void> = this.changeEmitter.event;
   private disposed = false;
+  private requests: McpClientRequests | undefined;
+  /** Per server, the tool calls in flight, the latest last: their callers' tags, and a signal of their end. */
+  private readonly calls = new Map<string, { caller: unknown; ended: AbortController }[]>();
 
-  constructor(private readonly options: McpHubOptions) {}
+  constructor(private readonly options: McpHubOptions) {
+    this.requests = options.requests;
+  }
+
+  /**
+   * For hosts that build the hub before whoever answers the requests: servers connected already
+   * reconnect, since capabilities are declared when a connection starts.
+   */
+  async setRequests(requests: McpClientRequests | undefined): Promise<void> {
+    this.requests = requests;
+    await Promise.all([...this.connections.values()].filter((c) => !c.config.disabled).map((c) => c.restart()));
+  }
 
   /**
    * Brings the connections in line with `configs`: new servers connect, removed ones close, changed
@@ -56,6 +73,7 @@ export class McpHub implements McpHubApi {
         logger: this.options.logger,
         roots: this.options.roots,
         clientInfo: this.options.clientInfo,
+        requests: () => this.requestsFor(name),
         changed: () => {
           if (this.connections.get(name) === conn) this.changeEmitter.fire();
         },
@@ -93,6 +111,7 @@ export class McpHub implements McpHubApi {
     tool: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    hooks: McpCallHooks = {},
   ): Promise<McpCallResult> {
     const conn = this.connectionFor(server);
     const client = conn.connectedClient();
@@ -104,14 +123,25 @@ export class McpHub implements McpHubApi {
     }
     if (!info.enabled) throw new Error(`The tool "${tool}" of MCP server "${server}" is disabled in the settings.`);
     const timeoutSeconds = conn.config.timeoutSeconds;
+    const calls = this.calls.get(server) ?? [];
+    this.calls.set(server, calls);
+    const call = { caller: hooks.caller, ended: new AbortController() };
+    calls.push(call);
+    const onProgress = hooks.onProgress;
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         timeout: timeoutSeconds * 1000,
         ...(signal && { signal }),
+        // A long operation that keeps reporting progress is alive: each report restarts the timeout.
+        ...(onProgress && { onprogress: (p) => onProgress({ progress: p.progress, total: p.total, message: p.message }), resetTimeoutOnProgress: true }),
       });
       return formatToolResult(result as Record<string, unknown>);
     } catch (err) {
-      throw explain(err, `MCP server "${server}", tool "${tool}"`, timeoutSeconds);
+      throw explain(err, `MCP server "${server}", tool "${tool}"`, timeoutSeconds, signal);
+    } finally {
+      calls.splice(calls.indexOf(call), 1);
+      // A card still asking for this call (it was cancelled or timed out) has nothing left to answer.
+      call.ended.abort(new McpRequestRefused(`The call of "${tool}" that made the request has ended.`));
     }
   }
 
@@ -125,7 +155,7 @@ export class McpHub implements McpHubApi {
       const result = await client.readResource({ uri }, { timeout: timeoutSeconds * 1000, ...(signal && { signal }) });
       return formatResourceResult(result);
     } catch (err) {
-      throw explain(err, `MCP server "${server}", resource "${uri}"`, timeoutSeconds);
+      throw explain(err, `MCP server "${server}", resource "${uri}"`, timeoutSeconds, signal);
     }
   }
 
@@ -139,6 +169,29 @@ export class McpHub implements McpHubApi {
     this.changeEmitter.dispose();
   }
 
+  /**
+   * The requests of one server, taken to belong to its latest call in flight: they carry its
+   * caller's tag and end with it.
+   */
+  private requestsFor(server: string): McpClientRequests | undefined {
+    const requests = this.requests;
+    if (!requests) return undefined;
+    const during = (signal: AbortSignal) => {
+      const call = this.calls.get(server)?.at(-1);
+      return { caller: call?.caller, signal: call ? AbortSignal.any([signal, call.ended.signal]) : signal };
+    };
+    return {
+      sample: (request, signal) => {
+        const call = during(signal);
+        return requests.sample({ ...request, caller: call.caller }, call.signal);
+      },
+      elicit: (request, signal) => {
+        const call = during(signal);
+        return requests.elicit({ ...request, caller: call.caller }, call.signal);
+      },
+    };
+  }
+
   private connectionFor(server: string): McpConnection {
     const conn = this.connections.get(server);
     if (!conn) {
@@ -150,7 +203,9 @@ export class McpHub implements McpHubApi {
 }
 
 /** Turns SDK errors into messages the model and the user can act on. */
-function explain(err: unknown, what: string, timeoutSeconds: number): Error {
+function explain(err: unknown, what: string, timeoutSeconds: number, signal: AbortSignal | undefined): Error {
+  // The SDK reports a cancel as a timeout too; the caller's signal tells them apart.
+  if (signal?.aborted) return new Error(`${what}: cancelled; the server was told to stop.`);
   if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
     return new Error(`${what}: no answer within ${timeoutSeconds} s (the server's timeout); the request was cancelled.`);
   }

@@ -12,7 +12,9 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../ports";
+import { clientCapabilities, installRequestHandlers } from "./clientRequests";
 import { cap } from "./format";
+import type { McpClientRequests } from "./requests";
 import type { McpServerConfig, McpServerState, McpServerView, McpToolInfo } from "./types";
 
 /** Limits on what we keep of a server's answers, since the lists end up in the prompt and the UI. */
@@ -31,6 +33,8 @@ export interface ConnectionContext {
   logger: Logger;
   roots: () => string[];
   clientInfo: { name: string; version: string };
+  /** Who answers the server's sampling and elicitation requests; read at each (re)connect. */
+  requests?: () => McpClientRequests | undefined;
   /** Called on any change visible in the view (state, lists, log). */
   changed: () => void;
 }
@@ -154,8 +158,12 @@ export class McpConnection {
     this.state = "connecting";
     this.error = undefined;
     this.ctx.changed();
-    const client = new Client(this.ctx.clientInfo, { capabilities: { roots: { listChanged: true } } });
+    const requests = this.ctx.requests?.();
+    const client = new Client(this.ctx.clientInfo, { capabilities: clientCapabilities(requests) });
     this.installHandlers(client, gen);
+    if (requests) {
+      installRequestHandlers(client, { server: this.config.name, requests, timeoutSeconds: () => this.config.timeoutSeconds, note: (line) => this.note(line) });
+    }
     let transport: Transport;
     try {
       transport = this.createTransport();

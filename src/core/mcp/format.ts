@@ -29,6 +29,18 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/**
+ * An image a server sent, ready for the model, or the line that says why it is left out (a type
+ * models do not take, too large, or past the count, `already` being the images kept so far).
+ */
+export function imageOrNote(data: string, mimeType: unknown, what: string, already: number): LlmImage | string {
+  const mediaType = asImageType(mimeType);
+  if (!mediaType) return `[${what}: ${str(mimeType) ?? "unknown type"}, ${describeSize(data)}, not shown: only png, jpeg, gif and webp images are supported]`;
+  if (data.length > MAX_IMAGE_BASE64) return `[${what}: ${mediaType}, ${describeSize(data)}, too large to show]`;
+  if (already >= MAX_IMAGES) return `[${what}: ${mediaType}, not shown: more than ${MAX_IMAGES} images]`;
+  return { mediaType, data };
+}
+
 /** Collects parts; images past the limits become a line of text so the model knows they existed. */
 class ResultBuilder {
   private readonly lines: string[] = [];
@@ -39,16 +51,9 @@ class ResultBuilder {
   }
 
   image(data: string, mimeType: unknown, what: string): void {
-    const mediaType = asImageType(mimeType);
-    if (!mediaType) {
-      this.lines.push(`[${what}: ${str(mimeType) ?? "unknown type"}, ${describeSize(data)}, not shown: only png, jpeg, gif and webp images are supported]`);
-    } else if (data.length > MAX_IMAGE_BASE64) {
-      this.lines.push(`[${what}: ${mediaType}, ${describeSize(data)}, too large to show]`);
-    } else if (this.images.length >= MAX_IMAGES) {
-      this.lines.push(`[${what}: ${mediaType}, not shown: more than ${MAX_IMAGES} images]`);
-    } else {
-      this.images.push({ mediaType, data });
-    }
+    const image = imageOrNote(data, mimeType, what, this.images.length);
+    if (typeof image === "string") this.lines.push(image);
+    else this.images.push(image);
   }
 
   build(isError: boolean): McpCallResult {
@@ -56,7 +61,7 @@ class ResultBuilder {
   }
 }
 
-function describeSize(base64: string): string {
+export function describeSize(base64: string): string {
   return `${Math.floor((base64.length * 3) / 4)} bytes`;
 }
 

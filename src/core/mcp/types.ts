@@ -1,4 +1,5 @@
 import type { LlmImage } from "../llm/types";
+import type { McpCallHooks } from "./requests";
 
 /**
  * What the MCP hub is made of, shared by its parts: the config (config.ts), the connections
@@ -89,6 +90,7 @@ export interface McpCallResult {
 /** What the tools and the prompt need of the hub; the hub implements it. */
 export interface McpHubApi {
   servers(): McpServerView[];
-  callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult>;
+  /** hooks: progress reports, and the caller's tag for the requests the server makes meanwhile. */
+  callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal, hooks?: McpCallHooks): Promise<McpCallResult>;
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult>;
 }

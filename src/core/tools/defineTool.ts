@@ -27,6 +27,8 @@ export interface ToolContext {
    * the tool's approval says `reviewed` (then the tool asks, with its diff, when it is ready).
    */
   approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
+  /** Shows a short line on the call's card while it runs (an MCP server's progress); absent where nobody shows it. */
+  progress?(text: string): void;
   /** The MCP servers, for use_mcp_tool and access_mcp_resource; absent where none are configured. */
   mcp?: import("../mcp/types").McpHubApi;
   /** The task's changed files, for the end-of-task review; absent where nobody reviews them. */

@@ -57,6 +57,8 @@ export interface PipelineDeps {
   ownFiles?: Set<string>;
   /** Told when the call waits for the user's approval and when it runs, so its card can say so. */
   onPhase?(phase: "waiting" | "running"): void;
+  /** Told what a running call reports of its progress, for its card; throttled by the caller. */
+  onProgress?(text: string): void;
 }
 
 export type ToolCallResult =
@@ -200,7 +202,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
 
   let outcome: ToolOutcome;
   try {
-    outcome = await tool.execute(coerced.args, { ...deps.context, approve });
+    outcome = await tool.execute(coerced.args, { ...deps.context, approve, ...(deps.onProgress && { progress: deps.onProgress }) });
   } catch (err) {
     return fail(`${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -1,4 +1,5 @@
 import { checkArguments } from "../mcp/argumentCheck";
+import { progressText } from "../mcp/requests";
 import type { McpHubApi, McpServerView } from "../mcp/types";
 import { defineTool, type ToolOutcome } from "./defineTool";
 import { p } from "./params";
@@ -55,7 +56,8 @@ export const useMcpToolTool = defineTool({
     if (problem) return { kind: "result", text: `Error: ${problem}. The input schema of ${tool.name}: ${JSON.stringify(tool.inputSchema)}` };
     const decision = context.approve ? await context.approve() : { approved: true as const };
     if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
-    const result = await context.mcp!.callTool(server.name, tool.name, parsed, context.signal);
+    const progress = context.progress;
+    const result = await context.mcp!.callTool(server.name, tool.name, parsed, context.signal, progress ? { onProgress: (p) => progress(progressText(p)) } : {});
     if (result.isError) return { kind: "result", text: `Error: ${server.name}/${tool.name} reported an error: ${result.text || "(no message)"}` };
     return { kind: "result", text: result.text || "(the tool returned nothing)", ...(result.images.length ? { images: result.images } : {}) };
   },

@@ -4,6 +4,7 @@ import { Task } from "../../core/agent/Task";
 import type { Toolbox } from "../../core/agent/toolbox";
 import type { Approvals } from "../../core/ports/approvals";
 import { ChatApprovals } from "./chatApprovals";
+import { ChatMcpRequests } from "./chatMcpRequests";
 import { toHostMessage } from "../../core/agent/hostMessages";
 import type { Provider } from "../../core/llm/types";
 import type { Logger } from "../../core/ports";
@@ -15,6 +16,8 @@ import { InputQueue } from "../../core/agent/inputQueue";
 import type { Mode } from "../../core/modes/modes";
 import type { TaskChanges } from "../../core/edit/taskChanges";
 import type { ChatInputs } from "./chatInputs";
+import type { McpController, McpViewLink } from "./mcpController";
+import { isMcpMessage } from "../../shared/protocol/mcp";
 
 /** A message sent while the task was busy. */
 interface Queued {
@@ -30,8 +33,8 @@ export interface ChatSessionDeps {
   providerSummary(): ProviderSummary;
   retryPolicy(): RetryPolicy;
   modelOverrides(): unknown;
-  /** Tools for a new task; undefined makes it a plain chat (no folder open). */
-  createToolbox?(approvals: Approvals): Toolbox | undefined;
+  /** Tools for a new task; undefined makes it a plain chat (no folder open). mcpCaller tags its MCP calls (withCaller). */
+  createToolbox?(approvals: Approvals, mcpCaller?: unknown): Toolbox | undefined;
   /**
    * Provider profiles: with them, requests use the profile chosen for the task's mode (picker, pin,
    * active profile) instead of getProvider/modelOverrides/providerSummary.
@@ -39,6 +42,8 @@ export interface ChatSessionDeps {
   profiles?: ProfileStore;
   /** The mode files: a change reaches the running task (its picker, prompt and checks) at once. */
   modeFiles?: { load(): readonly Mode[] | undefined; watch(onChange: () => void): vscode.Disposable };
+  /** The MCP view's host side; without it the page's mcp/* messages are dropped. */
+  mcp?: McpController;
 }
 
 /**
@@ -48,6 +53,8 @@ export interface ChatSessionDeps {
 export class ChatSession implements vscode.Disposable {
   private task: Task;
   private readonly approvals: ChatApprovals;
+  /** MCP servers' sampling and elicitation requests made while this chat's tools call them. */
+  readonly mcpRequests: ChatMcpRequests;
   private webview: vscode.Webview | undefined;
   private readonly webviewListeners = new DisposableStore();
   private readonly taskListeners = new DisposableStore();
@@ -69,18 +76,21 @@ export class ChatSession implements vscode.Disposable {
   private ready = false;
   /** Input requests (add to context, focus) made while the page was loading, posted once it is ready. */
   private readonly pendingInput: HostToWebview[] = [];
+  private readonly mcpView: McpViewLink | undefined;
 
   constructor(
     readonly name: string,
     private readonly deps: ChatSessionDeps,
   ) {
     this.approvals = new ChatApprovals(deps.logger);
+    this.mcpRequests = new ChatMcpRequests({ logger: deps.logger, task: () => this.task, provider: () => this.provider() });
     if (deps.profiles) {
       this.choices = new SessionChoices(deps.profiles, deps.logger);
       // A profile added, renamed or made active elsewhere shows in the picker at once.
       this.sessionListeners.add(deps.profiles.onDidChange(() => this.postPickers()));
     }
     if (deps.modeFiles) this.sessionListeners.add(deps.modeFiles.watch(() => this.reloadModes()));
+    this.mcpView = deps.mcp?.connect((message) => this.post(message));
     this.task = this.createTask();
   }
 
@@ -140,6 +150,11 @@ export class ChatSession implements vscode.Disposable {
     this.postInput({ type: "chat/addToInput", text });
   }
 
+  /** Kiln: MCP Servers: the page switches to its MCP view (once loaded, if it is loading). */
+  showMcp(): void {
+    this.postInput({ type: "mcp/show" });
+  }
+
   focusInput(): void {
     this.postInput({ type: "chat/focusInput" });
   }
@@ -147,6 +162,7 @@ export class ChatSession implements vscode.Disposable {
   newTask(): void {
     this.queue.clear();
     this.approvals.rejectAll();
+    this.mcpRequests.declineAll();
     this.task.dispose();
     this.taskListeners.clear();
     this.task = this.createTask();
@@ -156,13 +172,16 @@ export class ChatSession implements vscode.Disposable {
   dispose(): void {
     this.sessionListeners.dispose();
     this.approvals.rejectAll();
+    this.mcpRequests.dispose();
     this.task.dispose();
     this.taskListeners.dispose();
     this.webviewListeners.dispose();
+    this.mcpView?.dispose();
     this.posted.dispose();
   }
 
   private async dispatch(message: WebviewToHost): Promise<void> {
+    if (isMcpMessage(message)) return this.mcpView?.receive(message);
     switch (message.type) {
       case "view/ready":
         this.ready = true;
@@ -198,10 +217,14 @@ export class ChatSession implements vscode.Disposable {
         this.queue.pause();
         this.postQueue();
         this.approvals.rejectAll();
+        this.mcpRequests.declineAll();
         this.task.cancel();
         return;
       case "chat/approval":
         this.approvals.answer(message.id, message.approved ? { approved: true } : { approved: false, feedback: message.feedback });
+        return;
+      case "chat/mcpAnswer":
+        this.mcpRequests.answer(message.id, message.answer);
         return;
       case "chat/newTask":
         this.newTask();
@@ -257,10 +280,10 @@ export class ChatSession implements vscode.Disposable {
 
   private createTask(): Task {
     const choices = this.choices;
-    const toolbox = this.deps.createToolbox?.(this.approvals);
+    const toolbox = this.deps.createToolbox?.(this.approvals, this.mcpRequests);
     this.toolbox = toolbox;
     const task = new Task({
-      getProvider: () => (choices ? choices.provider() : this.deps.getProvider()),
+      getProvider: () => this.provider(),
       logger: this.deps.logger,
       retry: () => this.deps.retryPolicy(),
       modelOverrides: () => (choices ? choices.modelOverrides() : this.deps.modelOverrides()),
@@ -279,6 +302,11 @@ export class ChatSession implements vscode.Disposable {
       }),
     );
     return task;
+  }
+
+  /** The provider of the current task's next request: its profile's, or the settings'. */
+  private provider(): Promise<Provider> {
+    return this.choices ? this.choices.provider() : this.deps.getProvider();
   }
 
   private postSnapshot(): void {
@@ -335,6 +363,7 @@ export class ChatSession implements vscode.Disposable {
       this.webview = undefined;
       this.ready = false;
       this.webviewListeners.clear();
+      this.mcpView?.close();
     }
   }
 }

@@ -18,6 +18,7 @@ import { workspaceRules } from "./ruleFiles";
 import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
 import type { HunkReview } from "./hunkReview";
 import type { McpHubApi } from "../../core/mcp/types";
+import { withCaller } from "../../core/mcp/requests";
 
 const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
 
@@ -82,11 +83,11 @@ export function loadWorkspaceModes(storage: vscode.Uri, logger: Logger): readonl
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
  * folder there is nothing to work on, and the chat answers without tools.
  */
-export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments, terminalOutput?: LastTerminalOutput, mcp?: McpHubApi): (approvals: Approvals) => Toolbox | undefined {
+export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments, terminalOutput?: LastTerminalOutput, mcp?: McpHubApi): (approvals: Approvals, mcpCaller?: unknown) => Toolbox | undefined {
   let tasks = 0;
   // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
   let launcher: VsCodeLauncher | undefined;
-  return (approvals) => {
+  return (approvals, mcpCaller) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return undefined;
     const cwd = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
@@ -127,7 +128,8 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: Rev
       outputMaxChars: () => limit(logger, "terminal.outputMaxChars", OUTPUT_MAX_CHARS),
       // Rule files are read for each request: an edited or toggled rule reaches the running task.
       rules: workspaceRules(storage, cwd, logger),
-      mcp,
+      // Tagged with the chat, so a server's sampling or form request during a call is asked there.
+      mcp: mcp && mcpCaller !== undefined ? withCaller(mcp, mcpCaller) : mcp,
       requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
       maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
       saveOverflow: async (toolName, text) => {

@@ -13,6 +13,8 @@ import { loadWorkspaceModes, toolboxFactory } from "./agentSetup";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./proposalDocuments";
 import { TaskReview } from "./taskReview";
 import { McpSetup } from "./mcpSetup";
+import { routeMcpRequests } from "./chatMcpRequests";
+import { McpController } from "./mcpController";
 import { HunkReview } from "./hunkReview";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
 import { watchModeFiles } from "./modeEdits";
@@ -60,7 +62,11 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   // MCP servers start with the extension, so their tools are ready for the first task.
   const mcp = new McpSetup(context.globalStorageUri, logger, String(context.extension.packageJSON.version));
   context.subscriptions.push(mcp, vscode.commands.registerCommand("kiln.editGlobalMcpConfig", () => mcp.editGlobal()));
+  // Servers' sampling and form requests are asked in the chat whose call they come from, else the sidebar.
+  void mcp.hub.setRequests(routeMcpRequests(() => sidebar.mcpRequests));
   void mcp.reload();
+  const mcpView = new McpController(mcp, logger);
+  context.subscriptions.push(mcpView);
 
   const review = { originals: new OriginalDocuments(), proposals: new ProposalFileSystem(), hunks: new HunkReview() };
   context.subscriptions.push(
@@ -92,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
       const model = settings.model || DEFAULT_MODELS[settings.kind];
       return { kind: settings.kind, model, images: resolveModelInfo(settings.kind, model, deps.modelOverrides()).info.supportsImages };
     },
+    mcp: mcpView,
   };
 
   const sidebar = new ChatSession("sidebar", deps);
@@ -105,6 +112,10 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
       sidebar.newTask();
     }),
     vscode.commands.registerCommand("kiln.openInTab", () => openInTab(context, deps)),
+    vscode.commands.registerCommand("kiln.openMcpServers", async () => {
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      sidebar.showMcp();
+    }),
     vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
     vscode.commands.registerCommand("kiln.openSettings", () => void settingsPanel.open()),
     new TaskReview(() => sidebar.taskChanges, review.originals, new VsCodeFileSystem(), logger).register(),

@@ -1,13 +1,16 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { keepLastGood, loadMcpConfigFile, mergeMcpConfigs, type McpFileResult } from "../../core/mcp/config";
+import { keepLastGood, mergeMcpConfigs, parseMcpConfig, type McpFileResult, type McpSource } from "../../core/mcp/config";
+import { errorText } from "../../core/mcp/connection";
 import { McpHub } from "../../core/mcp/McpHub";
 import type { McpConfigResult } from "../../core/mcp/types";
 import type { Logger } from "../../core/ports";
+import { readIfAny, writeAtomically } from "./fileWrites";
+import { McpWatchPaths } from "./mcpWatchPaths";
 
 export const PROJECT_MCP_FILE = join(".kilocode", "mcp.json");
 export const GLOBAL_MCP_FILE = "mcp_settings.json";
-const NO_SERVERS: McpConfigResult = { servers: [], errors: [] };
+const EMPTY_FILE = '{\n  "mcpServers": {}\n}\n';
 
 /**
  * The window's MCP servers: the project's .kilocode/mcp.json and the global mcp_settings.json,
@@ -16,9 +19,12 @@ const NO_SERVERS: McpConfigResult = { servers: [], errors: [] };
 export class McpSetup implements vscode.Disposable {
   readonly hub: McpHub;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly watchPaths: McpWatchPaths;
   private lastGood: { project?: McpConfigResult; global?: McpConfigResult } = {};
   private reported = new Set<string>();
   private reloading: Promise<void> = Promise.resolve();
+  /** Both files' texts as last loaded: a watcher event for text already loaded is Kiln's own write. */
+  private loaded: string | undefined;
   /** The problems of the last reload, for the MCP view and the tests. */
   errors: string[] = [];
 
@@ -28,61 +34,86 @@ export class McpSetup implements vscode.Disposable {
     version: string,
   ) {
     this.hub = new McpHub({ logger, roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), clientInfo: { name: "kiln", version } });
+    this.watchPaths = new McpWatchPaths((name) => this.hub.restart(name), logger);
     const folder = vscode.workspace.workspaceFolders?.[0];
     const patterns = [new vscode.RelativePattern(storage, GLOBAL_MCP_FILE), ...(folder ? [new vscode.RelativePattern(folder, ".kilocode/mcp.json")] : [])];
     for (const pattern of patterns) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-      const reload = () => void this.reload();
+      const reload = () => void this.reload(true);
       this.disposables.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
     }
+    // Servers that use roots/list ask again for the folders.
+    const rootsChanged = () => void this.hub.rootsChanged().catch((err: unknown) => this.logger.warn(`MCP: telling servers about the new folders failed: ${errorText(err)}`));
+    this.disposables.push(this.watchPaths, vscode.workspace.onDidChangeWorkspaceFolders(rootsChanged));
   }
 
   get globalFile(): vscode.Uri {
     return vscode.Uri.joinPath(this.storage, GLOBAL_MCP_FILE);
   }
 
-  /** Reads both files again; one reload at a time, in order. */
-  reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.load()).catch((err: unknown) => this.logger.error(`MCP config: ${err instanceof Error ? err.message : String(err)}`));
+  /** The config file of a source as a path; undefined for the project's when no folder is open. */
+  pathOf(source: McpSource): string | undefined {
+    if (source === "global") return this.globalFile.fsPath;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder ? join(folder.uri.fsPath, PROJECT_MCP_FILE) : undefined;
+  }
+
+  /**
+   * Reads both files again; one reload at a time, in order. onlyIfChanged (the watchers): skipped
+   * when both texts are those last loaded, so Kiln's own write, already loaded, is not loaded twice.
+   */
+  reload(onlyIfChanged = false): Promise<void> {
+    this.reloading = this.reloading.then(() => this.load(onlyIfChanged)).catch((err: unknown) => this.logger.error(`MCP config: ${errorText(err)}`));
     return this.reloading;
   }
 
   /** Opens the global file, made with an empty server list when it does not exist yet. */
-  async editGlobal(): Promise<void> {
-    const file = this.globalFile;
-    try {
-      await vscode.workspace.fs.stat(file);
-    } catch {
-      // Not there yet: an empty list the user can fill in.
-      await vscode.workspace.fs.createDirectory(this.storage);
-      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('{\n  "mcpServers": {}\n}\n'));
-    }
-    await vscode.window.showTextDocument(file);
+  editGlobal(): Promise<vscode.TextEditor> {
+    return this.open("global");
+  }
+
+  /** Opens a config file, made with an empty server list when missing; `selection` puts the cursor there. */
+  async open(source: McpSource, selection?: (document: vscode.TextDocument) => vscode.Range | undefined): Promise<vscode.TextEditor> {
+    const path = this.pathOf(source);
+    if (!path) throw new Error(`open a folder first: ${PROJECT_MCP_FILE} belongs to a project`);
+    if ((await readIfAny(path)) === undefined) await writeAtomically(path, EMPTY_FILE);
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+    const range = selection?.(document);
+    return vscode.window.showTextDocument(document, { preview: false, ...(range && { selection: range }) });
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     // Ends every server process; VS Code does not wait for it, so failures are only logged.
-    void Promise.resolve(this.hub.dispose()).catch((err: unknown) => this.logger.error(`MCP: closing the servers failed: ${err instanceof Error ? err.message : String(err)}`));
+    void Promise.resolve(this.hub.dispose()).catch((err: unknown) => this.logger.error(`MCP: closing the servers failed: ${errorText(err)}`));
   }
 
-  private async load(): Promise<void> {
+  private async load(onlyIfChanged: boolean): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const vars = { workspaceFolder: folder, env: process.env };
-    const global = this.keep("global", await loadMcpConfigFile(this.globalFile.fsPath, GLOBAL_MCP_FILE, "global", vars));
-    const project = folder ? this.keep("project", await loadMcpConfigFile(join(folder, PROJECT_MCP_FILE), PROJECT_MCP_FILE, "project", vars)) : NO_SERVERS;
-    const merged = mergeMcpConfigs(global, project);
+    const files = (["global", "project"] as const).map((source) => ({ source, path: this.pathOf(source), label: source === "global" ? GLOBAL_MCP_FILE : PROJECT_MCP_FILE }));
+    const texts = await Promise.all(files.map((f) => (f.path ? readIfAny(f.path).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))) : undefined)));
+    const loaded = texts.some((t) => t instanceof Error) ? undefined : JSON.stringify(texts);
+    if (onlyIfChanged && loaded !== undefined && loaded === this.loaded) return;
+    this.loaded = loaded;
+    const [global, project] = files.map((f, i) => {
+      const text = texts[i];
+      const result: McpFileResult = text instanceof Error ? { servers: [], errors: [`${f.label}: ${text.message}`], fileError: true } : parseMcpConfig(text ?? "", f.label, f.source, vars);
+      return this.keep(f.source, result);
+    });
+    const merged = mergeMcpConfigs(global!, project!);
     this.errors = merged.errors;
     for (const error of merged.errors) {
       this.logger.warn(`MCP config: ${error}`);
       if (!this.reported.has(error)) void vscode.window.showWarningMessage(`Kiln: ${error}`);
     }
     this.reported = new Set(merged.errors);
+    this.watchPaths.update(merged.servers, folder);
     await this.hub.update(merged.servers);
   }
 
   /** A file that is not valid JSON keeps the servers of its last good version running. */
-  private keep(source: "project" | "global", result: McpFileResult): McpConfigResult {
+  private keep(source: McpSource, result: McpFileResult): McpConfigResult {
     const kept = keepLastGood(result, this.lastGood[source]);
     if (!result.fileError) this.lastGood[source] = result;
     return kept;

@@ -1,11 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import * as vscode from "vscode";
 import { PROJECT_MODES_FILE } from "../../core/modes/customModes";
 import { removeMode, upsertMode, type ModeInput } from "../../core/modes/modeFileEdits";
 import { BUILTIN_MODES, type Mode } from "../../core/modes/modes";
 import type { ModeForm, ModeView } from "../../shared/protocol/settings";
+import { readIfAny, serially, writeAtomically } from "./fileWrites";
 import { GLOBAL_MODES_FILE } from "./modeFiles";
 
 type Outcome = { ok: boolean; message: string; field?: string };
@@ -33,36 +31,6 @@ export function modeView(mode: Mode, storage: vscode.Uri, pinnedProfile: string 
     groups: mode.groups,
     ...(pinnedProfile ? { pinnedProfile } : {}),
   };
-}
-
-async function readIfAny(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-}
-
-/** Temp file + rename: a reader sees the old file or the new one, and a failed write leaves the old. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await writeFile(temp, text, "utf8");
-    await rename(temp, path);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw new Error(`${path}: could not be written (${(err as NodeJS.ErrnoException).code ?? String(err)}); it is unchanged`);
-  }
-}
-
-// One edit at a time: two quick saves would otherwise both read the old file and one would be lost.
-let queue: Promise<unknown> = Promise.resolve();
-function serially<T>(work: () => Promise<T>): Promise<T> {
-  const next = queue.then(work, work);
-  queue = next.catch(() => undefined);
-  return next;
 }
 
 export function saveMode(storage: vscode.Uri, scope: ModeScope, original: string | undefined, form: ModeForm): Promise<Outcome> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { McpRequestItemSchema } from "./mcpRequests";
 
 /** Why a request failed, in words a user can act on; drives the retry button and the message. */
 export const ErrorKindSchema = z.enum([
@@ -43,6 +44,8 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
     status: ToolStatusSchema,
     /** What the model was told: the result, the error, or the denial. */
     result: z.string().optional(),
+    /** While it runs: the latest progress the tool reported ("3/5 — indexing"). */
+    progress: z.string().optional(),
     /** Set while the call waits for the user's Approve / Reject: what it will do. */
     approval: z
       .object({
@@ -61,6 +64,7 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
     suggestions: z.array(z.object({ text: z.string(), mode: z.string().optional() })),
   }),
   z.object({ id: z.string(), role: z.literal("completion"), result: z.string(), command: z.string().optional() }),
+  McpRequestItemSchema,
 ]);
 export type ChatItem = z.infer<typeof ChatItemSchema>;
 export type AssistantItem = Extract<ChatItem, { role: "assistant" }>;

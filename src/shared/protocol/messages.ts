@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { parseMessage, type ParsedMessage } from "./parse";
 import type { ChatItem } from "./chat";
+import { McpAnswerSchema } from "./mcpRequests";
+import { MCP_MESSAGES, type HostToMcpView } from "./mcp";
 
 /**
  * Webview -> host. Everything here crosses a trust boundary (the webview renders model output),
@@ -45,6 +47,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
       feedback: z.string().max(MAX_USER_TEXT).optional(),
     })
     .strict(),
+  /** The user's answer to an MCP server's sampling request or form, by the card's id (mcpRequests.ts). */
+  z.object({ type: z.literal("chat/mcpAnswer"), id: z.string().min(1).max(200), answer: McpAnswerSchema }).strict(),
   /** A link in model output the user clicked; the host opens http(s) URLs only. */
   z.object({ type: z.literal("chat/openLink"), url: z.string().min(1).max(MAX_LINK_URL) }).strict(),
   /** Run on a completion's proposed command: the user's own click, so it runs in a visible terminal. */
@@ -59,6 +63,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("mentions/search"), id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), query: z.string().max(MAX_MENTION_QUERY) }).strict(),
   /** The / picker opened: the host answers `commands/list` with the built-ins and workflows. */
   z.object({ type: z.literal("commands/list") }).strict(),
+  /** The MCP view (mcp.ts). */
+  ...MCP_MESSAGES,
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
@@ -92,7 +98,8 @@ export type HostToWebview =
   /** Add to Context (editor or terminal): appended to the input, not sent; the user adds their words. */
   | { type: "chat/addToInput"; text: string }
   /** The focus-input keybinding: the cursor goes to the chat input. */
-  | { type: "chat/focusInput" };
+  | { type: "chat/focusInput" }
+  | HostToMcpView;
 
 export interface Pickers {
   /** The current task's modes; empty when the chat has no tools (no folder open). */

@@ -138,6 +138,14 @@ describe("tool cards", () => {
     expect(text()).toContain('arguments{"city":"Oslo"}');
   });
 
+  it("a running call's progress shows on its card, and goes once it is done", () => {
+    const params = { server_name: "everything", tool_name: "trigger-long-running-operation" };
+    const { node, rerender } = card(tool("use_mcp_tool", params, "running", { progress: "2/5 — indexing" }));
+    expect(el(within(node).getByTestId("tool-progress")).textContent).toBe("2/5 — indexing");
+    rerender(h(ToolCard, { item: tool("use_mcp_tool", params, "done", { result: "Completed" }) }));
+    expect(within(node).queryByTestId("tool-progress")).toBeNull();
+  });
+
   it.each<[ToolStatus, string]>([
     ["streaming", "streaming"],
     ["waiting", "waiting"],

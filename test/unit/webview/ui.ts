@@ -16,3 +16,4 @@ export { Thinking, awaitingReply } from "../../../webview-ui/src/Thinking";
 // @ts-ignore TS6142 under the root tsconfig only
 export { ToolCard } from "../../../webview-ui/src/ToolCard";
 export { ChatStore } from "../../../webview-ui/src/store";
+export { McpStore } from "../../../webview-ui/src/mcp/mcpStore";

@@ -1,11 +1,13 @@
 import * as assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
 import type { ChatSession } from "../../../src/hosts/vscode/ChatSession";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import type { ProviderKind } from "../../../src/core/llm/types";
 import type { ChatItem } from "../../../src/shared/protocol/chat";
-import type { ScriptedTurn } from "../../fixtures/fakeModelServer";
+import type { FakeModelServer, ScriptedTurn } from "../../fixtures/fakeModelServer";
 
 export const EXTENSION_ID = "kiln.kiln";
 
@@ -25,6 +27,27 @@ export async function configure(kind: ProviderKind, baseUrl: string, model = "fa
   // Errors must show at once here; automatic retries have their own tests.
   await config.update("retries", 0, vscode.ConfigurationTarget.Global);
   await config.update("protocol", "xml", vscode.ConfigurationTarget.Global);
+}
+
+/** Before a test of the agent: reads auto-approved, the fake model as provider, its queue empty. Returns the undo of the settings. */
+export async function useFakeModel(server: FakeModelServer): Promise<() => Promise<void>> {
+  const restore = await setKiln({ autoApprove: ["read"] });
+  await configure("openai-compatible", server.openaiBaseUrl);
+  server.clearQueue();
+  return restore;
+}
+
+/** The workspace's .kilocode/mcp.json, written as given (valid or not); the caller has Kiln reload it. */
+export function writeMcpConfig(text: string): void {
+  const folder = join(process.env.KILN_TEST_WORKSPACE!, ".kilocode");
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, "mcp.json"), text);
+}
+
+/** Removes the workspace's .kilocode folder (the suites share the workspace, which has none of its own) and its servers. */
+export async function removeMcpConfig(): Promise<void> {
+  rmSync(join(process.env.KILN_TEST_WORKSPACE!, ".kilocode"), { recursive: true, force: true });
+  await (await kiln()).mcp.reload();
 }
 
 /** Ends a scripted turn: the sidebar runs the agent loop, which waits for a tool call in each reply. */

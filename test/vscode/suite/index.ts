@@ -17,6 +17,8 @@ export async function run(): Promise<void> {
   require("./diffReview.test");
   require("./taskReview.test");
   require("./mcp.test");
+  require("./mcpView.test");
+  require("./mcpRequests.test");
   require("./profiles.test");
   require("./modes.test");
   require("./approve.test");

@@ -1,9 +1,8 @@
 import * as assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, configure, kiln, promptOf, setKiln, startTurn, waitFor, xmlCall } from "./helpers";
+import { COMPLETE, kiln, promptOf, removeMcpConfig, startTurn, useFakeModel, waitFor, writeMcpConfig, xmlCall } from "./helpers";
 
 // The suite runs from out/test/vscode: the repository, with its node_modules, is three folders up.
 const EVERYTHING = join(__dirname, "..", "..", "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -11,31 +10,21 @@ const EVERYTHING = join(__dirname, "..", "..", "..", "node_modules", "@modelcont
 describe("MCP servers from .kilocode/mcp.json in the real host", () => {
   let server: FakeModelServer;
   let restore: () => Promise<void>;
-  const workspace = process.env.KILN_TEST_WORKSPACE!;
-  const configFile = join(workspace, ".kilocode", "mcp.json");
-  const write = (text: string) => {
-    mkdirSync(join(workspace, ".kilocode"), { recursive: true });
-    writeFileSync(configFile, text);
-  };
   before(async () => {
     server = await new FakeModelServer().start();
   });
   after(async () => {
-    // The folder too: the suites share the workspace, and it has no .kilocode of its own.
-    rmSync(join(workspace, ".kilocode"), { recursive: true, force: true });
-    await (await kiln()).mcp.reload();
+    await removeMcpConfig();
     await server.close();
   });
   beforeEach(async () => {
-    restore = await setKiln({ autoApprove: ["read"] });
-    await configure("openai-compatible", server.openaiBaseUrl);
-    server.clearQueue();
+    restore = await useFakeModel(server);
   });
   afterEach(() => restore());
 
   it("connects the server, lists it in the prompt, and a tool call approved on its card reaches it", async () => {
     const api = await kiln();
-    write(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+    writeMcpConfig(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
     await api.mcp.reload();
     const connected = await waitFor("the server to connect", () => api.mcp.hub.servers().find((s) => s.name === "everything" && s.state === "connected"), 45_000);
     assert.ok(connected.tools.some((t) => t.name === "echo"), connected.tools.map((t) => t.name).join(", "));
@@ -54,14 +43,14 @@ describe("MCP servers from .kilocode/mcp.json in the real host", () => {
 
   it("a config that is not valid JSON is reported with its name, and the running server keeps going", async () => {
     const api = await kiln();
-    write(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+    writeMcpConfig(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
     await api.mcp.reload();
     await waitFor("the server to connect", () => api.mcp.hub.servers().find((s) => s.state === "connected"), 45_000);
-    write('{ "mcpServers": { "everything": ');
+    writeMcpConfig('{ "mcpServers": { "everything": ');
     await api.mcp.reload();
     assert.match(api.mcp.errors.join("\n"), /\.kilocode\/mcp\.json/);
     assert.equal(api.mcp.hub.servers().find((s) => s.name === "everything")?.state, "connected");
-    write(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"], disabled: true } } }));
+    writeMcpConfig(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"], disabled: true } } }));
     await api.mcp.reload();
     await waitFor("the server to be disabled", () => (api.mcp.hub.servers().find((s) => s.name === "everything")?.state === "disabled" ? true : undefined));
   });

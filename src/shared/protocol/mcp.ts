@@ -1,0 +1,67 @@
+import { z } from "zod";
+import type { McpServerView } from "../../core/mcp/types";
+
+/**
+ * The MCP view's messages, part of the chat page's protocol (messages.ts joins them in). The page
+ * shows what servers say (names, descriptions, logs), so everything it sends back is checked here.
+ */
+
+const requestId = z.string().min(1).max(50);
+const server = z.string().min(1).max(200);
+const scope = z.enum(["project", "global"]);
+export type McpScope = z.infer<typeof scope>;
+
+/** The "Add server" form as typed; checkServerForm and then the host (as the file loader would) check it. */
+export const McpServerFormSchema = z
+  .object({
+    name: z.string().max(200),
+    scope,
+    transport: z.enum(["stdio", "sse", "streamable-http"]),
+    command: z.string().max(4_000),
+    /** One argument per entry, so spaces inside an argument need no quoting. */
+    args: z.array(z.string().max(4_000)).max(100),
+    url: z.string().max(4_000),
+    env: z.array(z.object({ name: z.string().max(200), value: z.string().max(10_000) }).strict()).max(100),
+  })
+  .strict();
+export type McpServerForm = z.infer<typeof McpServerFormSchema>;
+
+export const MCP_MESSAGES = [
+  /** The page shows the MCP view: the host sends mcp/state now and on each change until mcp/close. */
+  z.object({ type: z.literal("mcp/open") }).strict(),
+  z.object({ type: z.literal("mcp/close") }).strict(),
+  z.object({ type: z.literal("mcp/restart"), requestId, server }).strict(),
+  z.object({ type: z.literal("mcp/setDisabled"), requestId, server, disabled: z.boolean() }).strict(),
+  /** enabled: the tool is offered to the model (disabledTools); alwaysAllow: it runs without asking. */
+  z.object({ type: z.literal("mcp/setTool"), requestId, server, tool: z.string().min(1).max(200), flag: z.enum(["enabled", "alwaysAllow"]), value: z.boolean() }).strict(),
+  z.object({ type: z.literal("mcp/delete"), requestId, server }).strict(),
+  /** Opens the server's config file in the editor, at its entry. */
+  z.object({ type: z.literal("mcp/edit"), requestId, server }).strict(),
+  z.object({ type: z.literal("mcp/add"), requestId, form: McpServerFormSchema }).strict(),
+  /** Opens the project's or the global config file, made with an empty server list if missing. */
+  z.object({ type: z.literal("mcp/openFile"), requestId, scope }).strict(),
+] as const;
+export type McpToHost = z.infer<(typeof MCP_MESSAGES)[number]>;
+
+export function isMcpMessage(message: { type: string }): message is McpToHost {
+  return message.type.startsWith("mcp/");
+}
+
+export interface McpFileInfo {
+  path: string;
+  exists: boolean;
+}
+
+export interface McpViewState {
+  servers: McpServerView[];
+  /** Problems of both files (each names its file and server); servers with an error are left out. */
+  errors: string[];
+  /** The project file is absent when no folder is open. */
+  files: { project?: McpFileInfo; global: McpFileInfo };
+}
+
+export type HostToMcpView =
+  | { type: "mcp/state"; state: McpViewState }
+  | { type: "mcp/result"; requestId: string; ok: boolean; message: string; field?: string }
+  /** Kiln: MCP Servers: the page switches to the MCP view. */
+  | { type: "mcp/show" };

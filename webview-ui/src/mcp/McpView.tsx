@@ -1,0 +1,56 @@
+import { useSyncExternalStore } from "react";
+import type { McpFileInfo, McpScope } from "../../../src/shared/protocol/mcp";
+import { requestId } from "../settings/api";
+import { send } from "../vscodeApi";
+import { AddServerForm } from "./AddServerForm";
+import type { McpStore } from "./mcpStore";
+import { FILES, ServerCard } from "./ServerCard";
+import "./mcp.css";
+
+/** The sidebar's MCP view: the servers of both config files, their problems, and "Add server". */
+export function McpView({ store }: { store: McpStore }) {
+  const page = useSyncExternalStore(store.subscribe, store.get);
+  const state = page.state;
+  if (!state) return <p className="mcp-muted mcp-view">Loading MCP servers…</p>;
+  return (
+    <div className="mcp-view" data-testid="mcp-view">
+      <div className="mcp-files">
+        <FileButton scope="project" file={state.files.project} />
+        <FileButton scope="global" file={state.files.global} />
+      </div>
+      {state.errors.length > 0 && (
+        <ul className="mcp-config-errors" data-testid="mcp-config-errors" aria-label="Problems in the MCP config files">
+          {state.errors.map((error) => (
+            <li key={error} className="mcp-error">
+              {error}
+            </li>
+          ))}
+        </ul>
+      )}
+      {state.servers.length === 0 ? (
+        <p className="mcp-muted" data-testid="mcp-empty">
+          No MCP servers yet. Add one below, or write it in {FILES.project} or the global file.
+        </p>
+      ) : (
+        state.servers.map((server) => <ServerCard key={`${server.source}:${server.name}`} server={server} results={page.results} />)
+      )}
+      <AddServerForm results={page.results} hasProject={state.files.project !== undefined} />
+      {page.last && (
+        <p className={page.last.ok ? "mcp-muted" : "mcp-error"} role="status" data-testid="mcp-status">
+          {page.last.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FileButton({ scope, file }: { scope: McpScope; file: McpFileInfo | undefined }) {
+  const label = scope === "project" ? "Project file" : "Global file";
+  const why = file ? `${file.path}${file.exists ? "" : " (made when opened)"}` : "Open a folder to have a project file";
+  return (
+    <button type="button" className="secondary" title={why} disabled={!file} data-testid={`mcp-open-${scope}`} onClick={() => send({ type: "mcp/openFile", requestId: requestId(), scope })}>
+      {label}
+      {file && !file.exists ? " (new)" : ""}
+    </button>
+  );
+}

@@ -1,0 +1,189 @@
+import { useState } from "react";
+import type { McpServerView, McpToolInfo } from "../../../src/core/mcp/types";
+import type { McpToHost } from "../../../src/shared/protocol/mcp";
+import { ConfirmBar } from "../settings/ConfirmBar";
+import { requestId } from "../settings/api";
+import type { Result } from "../settings/model";
+import { send } from "../vscodeApi";
+
+type Request = Extract<McpToHost, { requestId: string }>;
+/** A request before it gets its id (spread over the union, so each kind keeps its own fields). */
+type WithoutId<T> = T extends unknown ? Omit<T, "requestId"> : never;
+type Results = ReadonlyMap<string, Result>;
+
+const TRANSPORTS: Record<McpServerView["transport"], string> = { stdio: "stdio (local command)", sse: "SSE", "streamable-http": "streamable HTTP" };
+export const FILES = { project: ".kilocode/mcp.json", global: "global mcp_settings.json" } as const;
+const LOG_TAIL = 50;
+
+/** Sends a request with a new id and remembers the id, so the card can show what the host answered. */
+function useRequests(results: Results) {
+  const [last, setLast] = useState<string | undefined>();
+  const answer = last ? results.get(last) : undefined;
+  return {
+    failed: answer && !answer.ok ? answer : undefined,
+    request: (message: WithoutId<Request>): string => {
+      const id = requestId();
+      setLast(id);
+      send({ ...message, requestId: id } as Request);
+      return id;
+    },
+  };
+}
+
+/** One server: its state, what it offers, its log, and the buttons that change its entry. */
+export function ServerCard({ server, results }: { server: McpServerView; results: Results }) {
+  const [confirming, setConfirming] = useState(false);
+  const { failed, request } = useRequests(results);
+  const name = server.name;
+  const disabled = server.state === "disabled";
+  return (
+    <section className="mcp-server" data-testid="mcp-server" data-name={name} data-state={server.state} aria-label={`MCP server ${name}`}>
+      <header className="mcp-server-head">
+        <h3 className="mcp-name">{name}</h3>
+        <span className={`mcp-state mcp-state-${server.state}`} data-testid="mcp-state">
+          {server.state}
+        </span>
+      </header>
+      <p className="mcp-meta">
+        {TRANSPORTS[server.transport]} · {FILES[server.source]}
+      </p>
+      {server.error && (
+        <p className="mcp-error" data-testid="mcp-server-error">
+          {server.error}
+        </p>
+      )}
+      <div className="mcp-buttons">
+        <button type="button" className="secondary" disabled={disabled} onClick={() => request({ type: "mcp/restart", server: name })}>
+          Restart
+        </button>
+        <button type="button" className="secondary" data-testid="mcp-toggle-server" onClick={() => request({ type: "mcp/setDisabled", server: name, disabled: !disabled })}>
+          {disabled ? "Enable" : "Disable"}
+        </button>
+        <button type="button" className="secondary" title={`Open ${FILES[server.source]} at this server`} onClick={() => request({ type: "mcp/edit", server: name })}>
+          Edit
+        </button>
+        <button type="button" className="secondary" data-testid="mcp-delete" onClick={() => setConfirming(true)}>
+          Delete
+        </button>
+      </div>
+      {confirming && (
+        <ConfirmBar
+          text={`Delete ${name} from ${FILES[server.source]}?`}
+          onConfirm={() => {
+            setConfirming(false);
+            request({ type: "mcp/delete", server: name });
+          }}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+      {failed && (
+        <p className="mcp-error" role="alert">
+          {failed.message}
+        </p>
+      )}
+      {server.tools.length > 0 && <Tools server={name} tools={server.tools} results={results} />}
+      <Offers server={server} />
+      <details className="mcp-log" data-testid="mcp-log">
+        <summary>Log ({server.log.length} lines)</summary>
+        <pre>{server.log.slice(-LOG_TAIL).join("\n") || "(empty)"}</pre>
+      </details>
+    </section>
+  );
+}
+
+function Tools({ server, tools, results }: { server: string; tools: McpToolInfo[]; results: Results }) {
+  return (
+    <div className="mcp-tools" data-testid="mcp-tools">
+      <h4>Tools ({tools.length})</h4>
+      <ul>
+        {tools.map((tool) => (
+          <ToolRow key={tool.name} server={server} tool={tool} results={results} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A checkbox shows the click at once, then whatever the host says once it has answered that request. */
+function usePending(actual: boolean, results: Results): [boolean, (value: boolean, id: string) => void] {
+  const [pending, setPending] = useState<{ id: string; value: boolean } | undefined>();
+  const shown = pending && !results.has(pending.id) ? pending.value : actual;
+  return [shown, (value, id) => setPending({ id, value })];
+}
+
+function ToolRow({ server, tool, results }: { server: string; tool: McpToolInfo; results: Results }) {
+  const { failed, request } = useRequests(results);
+  const [enabled, setEnabled] = usePending(tool.enabled, results);
+  const [always, setAlways] = usePending(tool.alwaysAllow, results);
+  const set = (flag: "enabled" | "alwaysAllow", value: boolean) => {
+    const id = request({ type: "mcp/setTool", server, tool: tool.name, flag, value });
+    (flag === "enabled" ? setEnabled : setAlways)(value, id);
+  };
+  return (
+    <li className="mcp-tool" data-testid="mcp-tool" data-name={tool.name}>
+      <div className="mcp-tool-text">
+        <span className="mcp-tool-name">{tool.name}</span>
+        {tool.description && <span className="mcp-muted">{tool.description}</span>}
+      </div>
+      <div className="mcp-switches">
+        <label className="mcp-check" title="Offer this tool to the model">
+          <input type="checkbox" data-testid="tool-enabled" aria-label={`Use ${tool.name}`} checked={enabled} onChange={(e) => set("enabled", e.target.checked)} />
+          Use
+        </label>
+        <label className="mcp-check" title="Run this tool without asking">
+          <input
+            type="checkbox"
+            data-testid="tool-always-allow"
+            aria-label={`Always allow ${tool.name}`}
+            checked={always}
+            disabled={!enabled}
+            onChange={(e) => set("alwaysAllow", e.target.checked)}
+          />
+          Always allow
+        </label>
+      </div>
+      {failed && (
+        <p className="mcp-error" role="alert">
+          {failed.message}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** Resources, templates, prompts and the server's instructions, folded: they can be long. */
+function Offers({ server }: { server: McpServerView }) {
+  const lists = [
+    { title: "Resources", testid: "mcp-resources", items: server.resources.map((r) => ({ key: r.uri, name: r.name ?? r.uri, detail: r.name ? r.uri : undefined, description: r.description })) },
+    { title: "Resource templates", testid: "mcp-templates", items: server.templates.map((t) => ({ key: t.uriTemplate, name: t.name ?? t.uriTemplate, detail: t.name ? t.uriTemplate : undefined, description: t.description })) },
+    { title: "Prompts", testid: "mcp-prompts", items: server.prompts.map((p) => ({ key: p.name, name: p.name, detail: undefined, description: p.description })) },
+  ];
+  return (
+    <>
+      {lists
+        .filter((list) => list.items.length > 0)
+        .map((list) => (
+          <details key={list.title} className="mcp-offers" data-testid={list.testid}>
+            <summary>
+              {list.title} ({list.items.length})
+            </summary>
+            <ul>
+              {list.items.map((item) => (
+                <li key={item.key}>
+                  <span className="mcp-tool-name">{item.name}</span>
+                  {item.detail && <code className="mcp-muted"> {item.detail}</code>}
+                  {item.description && <div className="mcp-muted">{item.description}</div>}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ))}
+      {server.instructions && (
+        <details className="mcp-offers">
+          <summary>Instructions</summary>
+          <pre>{server.instructions}</pre>
+        </details>
+      )}
+    </>
+  );
+}
