@@ -54,17 +54,41 @@ export async function openInChromium(url: string): Promise<Workbench> {
   return { page, browser, close: () => browser.close() };
 }
 
-/** Clicks the Kiln activity-bar entry and returns the chat webview's inner frame. */
+/** Clicks the Kiln activity-bar entry (unless its view is open) and returns the chat webview's inner frame. */
 export async function openKilnView(page: Page): Promise<Frame> {
   const entry = await page.waitForSelector('.activitybar a.action-label[aria-label^="Kiln"]', { timeout: 60_000 });
-  await entry!.click();
-  // Webview frames live in a workbench overlay, not inside the sidebar's DOM.
-  const outer = await page.waitForSelector('iframe.webview.ready[src*="extensionId=kiln.kiln"][src*="purpose=webviewView"]', { timeout: 60_000 });
+  const open = await entry!.evaluate((e) => e.closest(".action-item")?.classList.contains("checked") ?? false);
+  if (!open) await entry!.click();
+  return kilnFrame(page);
+}
+
+/** The Kiln chat webview's inner frame, once its page has loaded. */
+export async function kilnFrame(page: Page): Promise<Frame> {
+  // Webview frames live in a workbench overlay, not inside the sidebar's DOM. A view restored by a
+  // reload has no purpose= in its URL, so only the extension is matched.
+  const outer = await page.waitForSelector('iframe.webview.ready[src*="extensionId=kiln.kiln"]', { timeout: 60_000 });
   const outerFrame = await outer!.contentFrame();
   const inner = await outerFrame.waitForSelector("iframe#active-frame", { timeout: 30_000 });
   const frame = await inner!.contentFrame();
   await frame.waitForSelector('[data-testid="chat-input"]', { timeout: 30_000 });
   return frame;
+}
+
+/** Runs a command from the command palette by its title, as a user would. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.down("Control");
+  await page.keyboard.down("Shift");
+  await page.keyboard.press("p");
+  await page.keyboard.up("Shift");
+  await page.keyboard.up("Control");
+  const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
+  await input!.type(title);
+  await page.waitForFunction(
+    (want) => [...document.querySelectorAll(".quick-input-list .monaco-list-row")].some((row) => (row as HTMLElement).innerText.includes(want)),
+    { timeout: 20_000 },
+    title,
+  );
+  await page.keyboard.press("Enter");
 }
 
 export async function sendTask(frame: Frame, text: string): Promise<void> {

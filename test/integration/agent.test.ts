@@ -75,7 +75,7 @@ describe.each([
       if (kind === "openai") expect(sent(requests[1]!)).toContain('"role":"tool"');
       else expect(sent(requests[1]!)).toContain('"type":"tool_result"');
     } else {
-      expect(String(requests[0]!.body.system ?? JSON.stringify(requests[0]!.body.messages))).toContain("<read_file>");
+      expect(JSON.stringify(requests[0]!.body.system ?? requests[0]!.body.messages)).toContain("<read_file>");
       expect(requests[0]!.body.tools).toBeUndefined();
     }
   });

@@ -230,7 +230,8 @@ describe("images from tools", () => {
     expect(task.status).toBe("completed");
     const messages = server.requests[before + 1]!.body.messages as { role: string; content: unknown }[];
     const sent = JSON.stringify(messages);
-    if (kind === "anthropic") expect(sent).toContain(`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${PIXEL}"}}`);
+    // The image is the newest user turn's last block, so it also carries the prompt-cache mark.
+    if (kind === "anthropic") expect(sent).toContain(`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${PIXEL}"}`);
     else expect(sent).toContain(`{"type":"image_url","image_url":{"url":"data:image/png;base64,${PIXEL}"}}`);
     expect(sent).toContain("Here is the picture.");
   });

@@ -60,7 +60,8 @@ describe.each(["anthropic", "openai"] as const)("%s provider over real HTTP stre
     await collect(provider(kind));
     const request = server.requests.at(-1)!;
     if (kind === "anthropic") {
-      expect(request.body.system).toBe("sys");
+      // As a block marked for prompt caching.
+      expect(request.body.system).toEqual([{ type: "text", text: "sys", cache_control: { type: "ephemeral" } }]);
       expect(request.headers["x-api-key"] ?? request.headers.authorization).toMatch(new RegExp(`^(Bearer )?${KEY}$`));
     } else {
       expect((request.body.messages as { role: string }[])[0]).toEqual({ role: "system", content: "sys" });

@@ -26,7 +26,8 @@ function put(path: string, text: string): void {
 }
 
 const DONE = { text: "<attempt_completion>\n<result>Done.</result>\n</attempt_completion>" };
-const systemOf = (request: RecordedRequest) => String(request.body.system);
+/** Anthropic's system prompt goes as text blocks (the last marked for prompt caching). */
+const systemOf = (request: RecordedRequest) => (request.body.system as { text: string }[]).map((block) => block.text).join("");
 
 /** One request to the fake Anthropic endpoint, with HOME pointing at a temp folder (the default global rules). */
 async function run(args: string[]) {

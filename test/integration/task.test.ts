@@ -91,7 +91,8 @@ describe("Task: a chat turn streamed from the model", () => {
     await task.retry();
     expect(task.snapshot()).toMatchObject([{ role: "user" }, { role: "assistant", text: "complete answer" }]);
     const messages = server.requests.at(-1)!.body.messages as unknown[];
-    expect(messages).toEqual([{ role: "user", content: "go" }]);
+    // The one user turn, marked for Anthropic's prompt cache.
+    expect(messages).toEqual([{ role: "user", content: [{ type: "text", text: "go", cache_control: { type: "ephemeral" } }] }]);
   });
 
   it("says when no key is set, without calling the server", async () => {

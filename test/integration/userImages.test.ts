@@ -49,7 +49,8 @@ describe("images the user attaches to a message", () => {
       role: "user",
       content: [
         { type: "image", source: { type: "base64", media_type: "image/png", data: PIXEL.data } },
-        { type: "image", source: { type: "base64", media_type: "image/png", data: PIXEL.data } },
+        // The newest user turn's last block carries the prompt-cache mark.
+        { type: "image", source: { type: "base64", media_type: "image/png", data: PIXEL.data }, cache_control: { type: "ephemeral" } },
       ],
     });
   });

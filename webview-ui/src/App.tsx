@@ -9,11 +9,15 @@ import type { ChatStore } from "./store";
 import { send } from "./vscodeApi";
 import { McpView } from "./mcp/McpView";
 import { McpStore } from "./mcp/mcpStore";
+import { HistoryView } from "./history/HistoryView";
+import { HistoryStore } from "./history/historyStore";
 
-export function App({ store, mcp: given }: { store: ChatStore; mcp?: McpStore }) {
-  // Tests of the chat alone render the page without one.
+export function App({ store, mcp: given, history: givenHistory }: { store: ChatStore; mcp?: McpStore; history?: HistoryStore }) {
+  // Tests of the chat alone render the page without them.
   const [own] = useState(() => new McpStore());
+  const [ownHistory] = useState(() => new HistoryStore());
   const mcp = given ?? own;
+  const history = givenHistory ?? ownHistory;
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const view = useSyncExternalStore(mcp.subscribe, () => mcp.get().view);
   const last = state.items.at(-1);
@@ -40,11 +44,21 @@ export function App({ store, mcp: given }: { store: ChatStore; mcp?: McpStore })
         >
           MCP
         </button>
+        <button
+          className="icon-button history-tab"
+          title={view === "history" ? "Back to the chat" : "Task history"}
+          aria-pressed={view === "history"}
+          data-testid="history-tab"
+          onClick={() => mcp.show(view === "history" ? "chat" : "history")}
+        >
+          History
+        </button>
         <button className="icon-button" title="New task" onClick={() => send({ type: "chat/newTask" })}>
           New
         </button>
       </header>
       {view === "mcp" && <McpView store={mcp} />}
+      {view === "history" && <HistoryView store={history} onOpened={() => mcp.show("chat")} />}
       {/* Hidden rather than unmounted under the other views, so a draft and the scroll position stay. */}
       <div className="chat-view" data-testid="chat-view" hidden={view !== "chat"}>
         <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />

@@ -1,6 +1,7 @@
 import type { AssistantItem, ChatItem } from "../../src/shared/protocol/chat";
 import { Collapsible } from "./cards/Collapsible";
 import { McpRequestCard } from "./cards/McpRequestCard";
+import { CheckpointRow } from "./cards/CheckpointRow";
 import { Markdown } from "./Markdown";
 import { ToolCard } from "./ToolCard";
 import { send } from "./vscodeApi";
@@ -38,6 +39,8 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
       return <Completion item={item} />;
     case "mcpRequest":
       return <McpRequestCard item={item} />;
+    case "checkpoint":
+      return <CheckpointRow item={item} />;
     case "error":
       return (
         <div className="message error" role="alert" data-testid="message-error" data-kind={item.error.kind}>
@@ -47,9 +50,19 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
               Retry
             </button>
           )}
+          {item.error.kind === "budget" && item.error.limit && <RaiseBudget limit={item.error.limit} />}
         </div>
       );
   }
+}
+
+/** A budget stopped the task: the setting opens to raise it, then Resume (in the header) goes on. */
+function RaiseBudget({ limit }: { limit: "maxTokens" | "maxCost" | "maxInputPerRequest" }) {
+  return (
+    <button className="secondary" data-testid="raise-budget" title="Open the setting of this budget; raise it, then Resume" onClick={() => send({ type: "chat/raiseBudget", limit })}>
+      Raise budget
+    </button>
+  );
 }
 
 /** Reasoning folded (open while it streams with nothing else to show yet), then the reply as Markdown. */

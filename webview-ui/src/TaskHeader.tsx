@@ -61,6 +61,11 @@ export function TaskSummary({ task, title, busy = false }: { task: TaskInfo | un
             {task.changedFiles === 1 ? "1 file changed" : `${task.changedFiles} files changed`}
           </button>
         )}
+        {!busy && task.context && (
+          <button className="icon-button" data-testid="condense-task" title="Summarise the conversation so far to free context" onClick={() => send({ type: "chat/condense" })}>
+            Condense
+          </button>
+        )}
         {resumable && (
           <button className="icon-button" data-testid="resume-task" title="Go on where the task stopped" onClick={() => send({ type: "chat/resume" })}>
             Resume

@@ -7,7 +7,10 @@ import type { ChatItem } from "../../src/shared/protocol/chat";
  */
 export function awaitingReply(items: readonly ChatItem[], busy: boolean): boolean {
   if (!busy) return false;
-  const last = items.at(-1);
+  // A checkpoint row comes after the edit's card: the wait is after the card all the same.
+  let at = items.length - 1;
+  while (at >= 0 && items[at]!.role === "checkpoint") at--;
+  const last = items[at];
   if (last?.role === "user") return true;
   return last?.role === "tool" && (last.status === "done" || last.status === "denied" || last.status === "error");
 }

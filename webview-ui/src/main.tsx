@@ -3,16 +3,20 @@ import type { HostToWebview } from "../../src/shared/protocol/messages";
 import { App } from "./App";
 import { ChatStore } from "./store";
 import { McpStore } from "./mcp/mcpStore";
+import { HistoryStore } from "./history/historyStore";
 import { send } from "./vscodeApi";
 import "./styles.css";
 
 const store = new ChatStore((fn) => requestAnimationFrame(fn));
 const mcp = new McpStore();
+const history = new HistoryStore();
+history.onShow = () => mcp.show("history");
 window.addEventListener("message", (event: MessageEvent<HostToWebview>) => {
   const message = event.data;
   if (!message || typeof message !== "object" || typeof message.type !== "string") return;
   if (message.type.startsWith("mcp/")) mcp.apply(message as Extract<HostToWebview, { type: `mcp/${string}` }>);
+  else if (message.type.startsWith("history/")) history.apply(message as Extract<HostToWebview, { type: `history/${string}` }>);
   else store.apply(message);
 });
-createRoot(document.getElementById("root")!).render(<App store={store} mcp={mcp} />);
+createRoot(document.getElementById("root")!).render(<App store={store} mcp={mcp} history={history} />);
 send({ type: "view/ready" });

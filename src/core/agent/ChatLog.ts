@@ -45,6 +45,15 @@ export class ChatLog implements Disposable {
     return `${this.idPrefix}${this.nextId++}`;
   }
 
+  /** A saved chat (task history): its items, with new ids continuing after the highest one. */
+  load(items: readonly ChatItem[]): void {
+    this.items.splice(0, this.items.length, ...items.map((item) => ({ ...item })));
+    for (const item of items) {
+      const n = item.id.startsWith(this.idPrefix) ? Number(item.id.slice(this.idPrefix.length)) : NaN;
+      if (Number.isInteger(n) && n >= this.nextId) this.nextId = n + 1;
+    }
+  }
+
   snapshot(): ChatItem[] {
     return this.items.map((item) => ({ ...item }));
   }
@@ -129,6 +138,14 @@ export class ChatLog implements Disposable {
       const item = this.items.pop()!;
       this.events.fire({ type: "itemRemoved", id: item.id });
     }
+  }
+
+  /** Removes the items after `id` (the checkpoint a task goes back to); false when there is no such item. */
+  removeAfter(id: string): boolean {
+    const index = this.items.findIndex((item) => item.id === id);
+    if (index === -1) return false;
+    this.removeFrom(index + 1);
+    return true;
   }
 
   /** Removes what follows the last user message or tool card: the failed attempt a Retry replaces. */

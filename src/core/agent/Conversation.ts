@@ -31,6 +31,8 @@ export class Conversation {
   private readonly history: LlmMessage[] = [];
   private pending: Pending | undefined;
   private condensed: { from: number; summary: string } | undefined;
+  /** Messages 1..hidden are left out of requests by the sliding window (never deleted; the first stays). */
+  private hidden = 0;
 
   get lastRole(): LlmMessage["role"] | undefined {
     return this.history.at(-1)?.role;
@@ -92,30 +94,89 @@ export class Conversation {
 
   /** The messages sent to the model: after a condense, the summary stands in for what came before it. */
   apiView(): LlmMessage[] {
-    if (!this.condensed) return this.history;
+    const start = this.viewStart();
+    if (!this.condensed) return start === 1 ? this.history : [this.history[0]!, ...this.history.slice(start)];
     const first = this.history[0]!;
     const note = `<conversation_summary>\n${this.condensed.summary}\n</conversation_summary>`;
     const merged: LlmMessage =
       typeof first.content === "string" ? { role: "user", content: `${first.content}\n\n${note}` } : { role: "user", content: [...first.content, { type: "text", text: note }] };
-    return [merged, ...this.history.slice(this.condensed.from)];
+    return [merged, ...this.history.slice(start)];
+  }
+
+  /** The index of the first message the view shows after the first one (a condense or the sliding window moves it on). */
+  private viewStart(): number {
+    return Math.max(this.condensed?.from ?? 1, 1 + this.hidden);
+  }
+
+  /** The sliding window: leaves the oldest `count` messages of the view (after the first) out of requests. */
+  hideOldest(count: number): void {
+    this.hidden = this.viewStart() + count - 1;
   }
 
   /**
    * What a condense would summarise: everything the model sees before the reply that asked for it
-   * (that reply and its results stay). Undefined when there is nothing before it.
+   * (that reply and its results stay), or before the last `keep` replies. Undefined when there is
+   * nothing before it.
    */
-  condensable(): { messages: LlmMessage[]; from: number } | undefined {
-    let from = this.history.length - 1;
-    while (from > 0 && this.history[from]!.role !== "assistant") from--;
-    if (from <= 1) return undefined;
-    const view = this.apiView();
-    return { messages: view.slice(0, this.condensed ? 1 + from - this.condensed.from : from), from };
+  condensable(keep = 1): { messages: LlmMessage[]; from: number } | undefined {
+    let from = this.history.length;
+    for (let replies = 0; replies < keep && from > 0; ) if (this.history[--from]!.role === "assistant") replies++;
+    const start = this.viewStart();
+    if (from <= start || this.history[from]?.role !== "assistant") return undefined;
+    return { messages: this.apiView().slice(0, 1 + from - start), from };
   }
 
   condense(from: number, summary: string): void {
     this.condensed = { from, summary };
   }
+
+  get size(): number {
+    return this.history.length;
+  }
+
+  /**
+   * Back to the first `n` messages (a checkpoint restored with its task). A pending answer, a
+   * condense or a window past that point go with them. When the last kept message is a reply whose
+   * calls lose their results, each gets REWOUND as its result, so the model knows none took effect.
+   */
+  rewind(n: number): void {
+    this.history.splice(n);
+    this.pending = undefined;
+    if (this.condensed && this.condensed.from >= n) this.condensed = undefined;
+    this.hidden = Math.min(this.hidden, Math.max(0, n - 2));
+    const last = this.history.at(-1);
+    if (last?.role !== "assistant") return;
+    const ids = typeof last.content === "string" ? [] : last.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
+    this.history.push({ role: "user", content: ids.length > 0 ? ids.map((id) => ({ type: "tool_result" as const, toolUseId: id, content: REWOUND })) : REWOUND });
+  }
+
+  /** Everything needed to go on with this conversation later (task history). */
+  save(): ConversationState {
+    return structuredClone({ messages: this.history, ...(this.pending && { pending: this.pending }), ...(this.condensed && { condensed: this.condensed }), ...(this.hidden > 0 && { hidden: this.hidden }) });
+  }
+
+  /** A conversation as saved; the caller has validated it (history/types.ts). */
+  static restore(state: ConversationState): Conversation {
+    const conversation = new Conversation();
+    conversation.history.push(...structuredClone(state.messages));
+    conversation.pending = state.pending && structuredClone(state.pending);
+    // A summary that points past the end would hide the whole conversation: drop it.
+    if (state.condensed && state.condensed.from < state.messages.length) conversation.condensed = { ...state.condensed };
+    if (state.hidden !== undefined && state.hidden > 0 && state.hidden < state.messages.length - 1) conversation.hidden = state.hidden;
+    return conversation;
+  }
 }
+
+export interface ConversationState {
+  messages: LlmMessage[];
+  pending?: Pending;
+  condensed?: { from: number; summary: string };
+  /** Messages 1..hidden left out by the sliding window. */
+  hidden?: number;
+}
+
+const REWOUND =
+  "[The user restored the files to the checkpoint taken before this reply's edits and rewound the task to this point: nothing this reply did is in effect any more.]";
 
 function asBlocks(content: string | LlmContent[]): LlmContent[] {
   return typeof content === "string" ? [{ type: "text", text: content }] : content;

@@ -2,25 +2,24 @@ import type { Disposable } from "../../shared/disposable";
 import type { ChatItem } from "../../shared/protocol/chat";
 import type { TaskInfo } from "../../shared/protocol/messages";
 import { ChatLog, type TaskStatus } from "./ChatLog";
-import { ProviderError, toProviderError } from "../llm/errors";
 import type { LlmImage, LlmMessage, Provider } from "../llm/types";
 import type { Logger } from "../ports";
 import type { Toolbox } from "./toolbox";
-import { repairToolPairing } from "./pairing";
 import { RepetitionGuard } from "./guards";
-import { runToolTurn, type ToolCall } from "./toolTurn";
+import { runToolTurn } from "./toolTurn";
 import type { ApprovalTally, PipelineDeps } from "../tools/pipeline";
 import type { SubtaskResult, TaskControls, TodoItem } from "../ports/taskControls";
 import type { Mode } from "../modes/modes";
 import { awaitSubtask, forwardSubtask } from "./subtask";
 import { ModelInfoSource } from "./modelInfo";
-import { summarize } from "./condense";
+import { ContextGuard, type ContextOptions } from "./contextGuard";
 import { Conversation } from "./Conversation";
-import { ReplyReader } from "./replyReader";
+import { requestTurn, type Turn } from "./request";
 import type { ToolProtocol } from "../prompts/system";
-import { UsageMeter } from "./usage";
-import { costOf, usageConvention } from "../llm/models";
+import { taskInfo, UsageMeter } from "./usage";
 import { DEFAULT_RETRY, rejectsTools, withRetries, type RetryPolicy } from "./retry";
+import type { SavedTask } from "../history/types";
+import { recordOf, restoreParts, type TaskIdentity } from "./taskRecord";
 
 export interface TaskOptions {
   /** Resolved per request, so a key or setting changed after an error is picked up by Retry. */
@@ -35,18 +34,18 @@ export interface TaskOptions {
   modelOverrides?(): unknown;
   /** Prefix of chat item ids; a subtask gets its own so its items can join the parent's chat. */
   idPrefix?: string;
+  /** Its place in task history; a task without one is not saved. */
+  identity?: TaskIdentity;
+  /** A task from history to go on with (its chat, conversation, usage and todos). */
+  restored?: SavedTask;
+  /** Window, condensing and budgets (contextGuard.ts); without it the defaults and no budget. */
+  context?: ContextOptions;
 }
 
 export type { TaskEvent, TaskStatus } from "./ChatLog";
 
-const CHAT_PROMPT = "You are Kiln, an AI coding assistant inside VS Code. Answer clearly and concisely; use Markdown for code.";
 const MAX_NO_TOOL_REPLIES = 3;
 
-/** What one request produced: the tool calls (each with the id of its chat card) and their protocol. */
-interface Turn {
-  calls: ToolCall[];
-  native: boolean;
-}
 
 /**
  * One conversation with the model, and the loop: request, stream through the parser, run the
@@ -54,7 +53,7 @@ interface Turn {
  */
 export class Task implements Disposable {
   private readonly log: ChatLog;
-  private readonly conversation = new Conversation();
+  private readonly conversation: Conversation;
   get onDidChange(): ChatLog["onDidChange"] {
     return this.log.onDidChange;
   }
@@ -66,9 +65,14 @@ export class Task implements Disposable {
   /** The protocol requests use now; with "auto" it starts native and may fall back to XML for good. */
   private protocol: ToolProtocol;
   private readonly usage = new UsageMeter();
+  /** What budgets count against: a subtask's parent's meter, which its usage is added to. */
+  private budgetMeter = this.usage;
+  private readonly guard: ContextGuard;
   private readonly models: ModelInfoSource;
   /** Whether the current model takes images, as of the last request. */
   private vision = false;
+  /** The model of the last request, for task history. */
+  private model = "";
 
   private todoList: TodoItem[] = [];
   /** The running subtask: the user's messages go to it while it waits for an answer. */
@@ -80,7 +84,28 @@ export class Task implements Disposable {
   constructor(private readonly options: TaskOptions) {
     this.log = new ChatLog(options.idPrefix);
     this.models = new ModelInfoSource(options.modelOverrides, options.logger);
+    // Its checkpoints live under its history id, so a task reopened from history keeps them.
+    if (options.identity) options.toolbox?.checkpoints?.useTaskId(options.identity.id);
     this.protocol = options.toolbox?.protocol === "xml" ? "xml" : "native";
+    const restored = options.restored && restoreParts(options.restored, this.usage);
+    this.conversation = restored?.conversation ?? new Conversation();
+    if (restored) {
+      this.log.load(restored.items);
+      ({ todos: this.todoList, requests: this.requests, status: this.statusValue, protocol: this.protocol, model: this.model } = restored);
+    }
+    const { getProvider, logger, toolbox, systemPrompt, context } = options;
+    this.guard = new ContextGuard({
+      ...{ getProvider, logger, toolbox, systemPrompt, log: this.log, models: this.models, conversation: this.conversation, usage: this.usage, options: context },
+      protocol: () => this.protocol,
+      budgetMeter: () => this.budgetMeter,
+    });
+  }
+
+  /** The task as task history saves it; undefined for a task that has no place in history. */
+  saved(): SavedTask | undefined {
+    const { identity } = this.options;
+    const { conversation, requests, protocol, model, usage } = this;
+    return identity && recordOf({ identity, conversation, items: this.log.snapshot(), usage, todos: this.todoList, requests, status: this.statusValue, mode: this.info().mode, protocol, model });
   }
 
   get busy(): boolean {
@@ -108,20 +133,8 @@ export class Task implements Disposable {
 
   /** What the chat header shows: mode, tokens, cost, todos. */
   info(): TaskInfo {
-    const total = this.usage.total();
-    const cost = this.usage.totalCost();
-    return {
-      mode: this.options.toolbox?.mode.slug ?? "chat",
-      tokensIn: total.inputTokens,
-      tokensOut: total.outputTokens,
-      cacheRead: total.cacheReadTokens,
-      cacheWrite: total.cacheWriteTokens,
-      ...(cost === undefined ? {} : { cost }),
-      ...(this.usage.context() ? { context: this.usage.context() } : {}),
-      status: this.statusValue,
-      changedFiles: this.options.toolbox?.changes.list().length ?? 0,
-      todos: this.todoList.map((t) => ({ ...t })),
-    };
+    const changedFiles = this.options.toolbox?.changes.list().length ?? 0;
+    return taskInfo(this.usage, { mode: this.options.toolbox?.mode.slug ?? "chat", status: this.statusValue, changedFiles, todos: this.todoList });
   }
 
   /**
@@ -178,6 +191,28 @@ export class Task implements Disposable {
     await this.run();
   }
 
+  /** Restore files and task: the chat and the conversation go back to a checkpoint; the task waits for a message. */
+  rewindTo(checkpointId: string): boolean {
+    const item = this.log.find(checkpointId);
+    if (this.busy || item?.role !== "checkpoint" || item.apiIndex === undefined || !this.log.removeAfter(checkpointId)) return false;
+    this.conversation.rewind(item.apiIndex);
+    this.setStatus("idle");
+    return true;
+  }
+
+  /** The Condense button: summarises the conversation now, between requests. */
+  async condenseNow(): Promise<void> {
+    if (this.busy || this.child) return;
+    const controller = (this.controller = new AbortController());
+    this.log.fire({ type: "busy", busy: true });
+    try {
+      await this.guard.condenseNow(controller.signal);
+    } finally {
+      this.controller = undefined;
+      this.log.fire({ type: "busy", busy: false });
+    }
+  }
+
   cancel(): void {
     this.controller?.abort();
   }
@@ -208,6 +243,9 @@ export class Task implements Disposable {
           this.stop("stopped", `The task reached its limit of ${toolbox.maxRequests} requests. Send a message to go on.`);
           return;
         }
+        // Fits the window and keeps to the budgets, or stops before the request (contextGuard.ts).
+        const stop = await this.guard.beforeRequest(controller.signal);
+        if (stop) return this.setStatus("stopped", stop.reason);
         this.requests++;
         const turn = await this.streamWithRetries(controller.signal);
         if (!turn) return;
@@ -239,52 +277,14 @@ export class Task implements Disposable {
 
   /** One request: streams text into chat items and returns the tool calls, each with its card; throws on failure. */
   private async streamTurn(signal: AbortSignal): Promise<Turn> {
-    const toolbox = this.options.toolbox;
-    const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, this.log, (block) => toolbox?.previewEdit(block));
-    try {
-      const provider = await this.options.getProvider();
-      const model = this.models.resolve(provider);
-      this.vision = model.info.supportsImages;
-      if (this.protocol === "native" && toolbox?.protocol === "auto" && !model.info.supportsNativeTools) {
-        this.fallBackToXml(`${provider.model} does not support native tool calls`);
-      }
-      const checked = repairToolPairing(this.conversation.apiView());
-      for (const problem of checked.problems) this.options.logger.warn(`conversation mended before sending: ${problem}`);
-      const stream = provider.stream({
-        system: toolbox ? toolbox.systemPrompt(this.protocol) : (this.options.systemPrompt ?? CHAT_PROMPT),
-        messages: checked.messages,
-        tools: toolbox && this.protocol === "native" ? toolbox.nativeTools() : undefined,
-        // An unknown model's limit is a guess; leave it to the server rather than cut replies short.
-        maxTokens: model.known || model.overridden ? model.info.maxOutputTokens : undefined,
-        signal,
-      });
-      for await (const event of stream) {
-        if (event.type !== "usage") {
-          reader.add(event);
-          continue;
-        }
-        const { type: _usage, ...request } = event;
-        const cost = costOf(request, model.info, usageConvention(provider.kind));
-        this.usage.add(request, cost);
-        this.usage.noteContext(request, model.info, usageConvention(provider.kind));
-        this.log.fire({ type: "usage", request, cost, total: this.usage.total(), totalCost: this.usage.totalCost() });
-      }
-      const { raw, xmlTools, nativeBlocks, cardOf } = reader.finish();
-      // Reasoning alone is no answer, and APIs refuse an empty assistant message in the next request.
-      if (raw.trim() === "" && nativeBlocks.length === 0) {
-        throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
-      }
-      const native = nativeBlocks.length > 0;
-      if (!native && xmlTools.length > 0 && this.protocol === "native" && toolbox?.protocol === "auto") {
-        this.fallBackToXml("the model called tools as XML in its text");
-      }
-      this.conversation.addAssistant(raw, nativeBlocks, () => this.log.newId());
-      const calls = [...xmlTools, ...nativeBlocks].map((block) => ({ block, itemId: cardOf(block) }));
-      return { calls, native };
-    } catch (rawErr) {
-      this.log.finishTextItems();
-      throw toProviderError(rawErr, "The provider");
-    }
+    const { getProvider, logger, toolbox, systemPrompt } = this.options;
+    return requestTurn(signal, {
+      ...{ getProvider, logger, toolbox, systemPrompt, log: this.log, models: this.models, conversation: this.conversation, usage: this.usage },
+      protocol: () => this.protocol,
+      fallBackToXml: (reason) => this.fallBackToXml(reason),
+      noteModel: (model, vision) => ({ model: this.model, vision: this.vision } = { model, vision }),
+      messages: () => this.guard.view(),
+    });
   }
 
   /**
@@ -354,15 +354,20 @@ export class Task implements Disposable {
       },
       requireTodosDone: toolbox.requireTodosDone,
       runSubtask: (mode, message, todos) => this.runSubtask(mode, message, todos, signal),
-      condense: (focus) => this.condense(focus, signal),
+      condense: (focus) => this.guard.condenseForTool(focus, signal),
     };
-    return { ...deps, context: { ...deps.context, task }, approvalTally: this.approvalTally };
+    // Called once per reply, so the reply's first edit takes its checkpoint.
+    const beforeEdit = toolbox.checkpoints?.beforeEdits(this.log, this.conversation.size);
+    return { ...deps, context: { ...deps.context, task }, approvalTally: this.approvalTally, ...(beforeEdit && { beforeEdit }) };
   }
 
   private async runSubtask(mode: Mode, message: string, todos: TodoItem[], signal: AbortSignal): Promise<SubtaskResult> {
-    const child = new Task({ ...this.options, toolbox: this.options.toolbox!.withMode(mode), idPrefix: `${this.options.idPrefix ?? "m"}.${++this.subtasks}.` });
+    // A subtask lives in its parent's history entry, not one of its own.
+    const { identity: _identity, restored: _restored, ...shared } = this.options;
+    const child = new Task({ ...shared, toolbox: this.options.toolbox!.withMode(mode), idPrefix: `${this.options.idPrefix ?? "m"}.${++this.subtasks}.` });
     child.todoList = todos;
     child.approvalTally = this.approvalTally;
+    child.budgetMeter = this.budgetMeter;
     const forward = forwardSubtask(child, this.log, this.usage);
     this.child = child;
     const done = awaitSubtask(child, signal);
@@ -374,15 +379,6 @@ export class Task implements Disposable {
       forward.dispose();
       child.dispose();
     }
-  }
-
-  private async condense(focus: string, signal: AbortSignal): Promise<string> {
-    const window = this.conversation.condensable();
-    if (!window) throw new Error("there is nothing before this message to condense yet");
-    const provider = await this.options.getProvider();
-    const summary = await summarize(provider, window.messages, focus, signal, (usage) => this.usage.add(usage, undefined));
-    this.conversation.condense(window.from, summary);
-    return summary;
   }
 
   private fallBackToXml(reason: string): void {

@@ -27,24 +27,29 @@ export function transcript(messages: readonly LlmMessage[]): string {
     .join("\n\n");
 }
 
-const SYSTEM =
+export const CONDENSE_INSTRUCTIONS =
   "You summarise a coding agent's conversation so the agent can go on without it. Keep: the user's goal and constraints, decisions made, files read or changed (with paths and what matters in them), commands run and their outcome, errors met, and the work still open. Be specific and brief; no preamble.";
 
+export interface SummaryRequest {
+  /** What the summary must keep, in the words of the model or the user that asked for it. */
+  focus: string;
+  /** The user's own condensing prompt (kiln.context.condensePrompt); the built-in one when empty. */
+  instructions?: string;
+  signal: AbortSignal;
+  onUsage(usage: Usage): void;
+}
+
 /** One request that turns the conversation so far into a summary message. */
-export async function summarize(
-  provider: Provider,
-  messages: readonly LlmMessage[],
-  focus: string,
-  signal: AbortSignal,
-  onUsage: (usage: Usage) => void,
-): Promise<string> {
+export async function summarize(provider: Provider, messages: readonly LlmMessage[], request: SummaryRequest): Promise<string> {
+  const { focus, signal } = request;
   const ask = `${transcript(messages)}\n\n---\nSummarise the conversation above.${focus ? ` Make sure to keep: ${focus}` : ""}`;
+  const system = request.instructions?.trim() || CONDENSE_INSTRUCTIONS;
   let summary = "";
-  for await (const event of provider.stream({ system: SYSTEM, messages: [{ role: "user", content: ask }], signal })) {
+  for await (const event of provider.stream({ system, messages: [{ role: "user", content: ask }], signal })) {
     if (event.type === "text") summary += event.text;
     else if (event.type === "usage") {
       const { type: _usage, ...usage } = event;
-      onUsage(usage);
+      request.onUsage(usage);
     }
   }
   if (summary.trim() === "") throw new Error("the model returned an empty summary");

@@ -17,6 +17,7 @@ import type { AutoApproveInput, PipelineDeps } from "../tools/pipeline";
 import type { ToolRegistry } from "../tools/registry";
 import type { RulesLoad } from "../rules/loadRules";
 import { WorkspaceIgnore } from "../workspace/ignore";
+import type { TaskCheckpoints } from "../checkpoints/taskCheckpoints";
 
 /** Everything the loop needs to work with tools, built once per task by the host. */
 export interface Toolbox {
@@ -29,6 +30,8 @@ export interface Toolbox {
   requireTodosDone: boolean;
   /** Files the task changed (a subtask's too), for the end-of-task review. */
   changes: TaskChanges;
+  /** Checkpoints of the workspace before edits; absent where the host takes none. */
+  checkpoints?: TaskCheckpoints;
   /** A write still streaming from the model, shown in the review as it comes. */
   previewEdit(block: ToolUseBlock): void;
   /** Closes the previews no edit took over (the turn ended). */
@@ -39,6 +42,8 @@ export interface Toolbox {
   nativeTools(): NativeTool[];
   systemPrompt(protocol: ToolProtocol): string;
   pipeline(signal: AbortSignal): PipelineDeps;
+  /** Keeps a long text in the task's folder and returns its path (cut results, shortened old ones). */
+  saveOverflow?(toolName: string, text: string): Promise<string>;
   /** Closes what the tools left open (the browser). The Task calls it when it is disposed. */
   dispose(): void;
 }
@@ -77,6 +82,8 @@ export interface ToolboxOptions {
   outputMaxChars?(): number | undefined;
   /** The user's rule files for a mode (core/rules/rulesPrompt.ts), read for each system prompt. */
   rules?(mode: string): Pick<RulesLoad, "rules" | "leftOut">;
+  /** Checkpoints before edits; a subtask's toolbox gets a view that shares the task's id. */
+  checkpoints?: TaskCheckpoints;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
@@ -92,13 +99,15 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   const toolbox: Toolbox = {
     protocol: options.protocol,
     maxRequests: options.maxRequests ?? 100,
+    saveOverflow: options.saveOverflow,
     mode: options.mode,
     modes: options.modes ?? BUILTIN_MODES,
     requireTodosDone: options.requireTodosDone ?? false,
     changes,
+    ...(options.checkpoints && { checkpoints: options.checkpoints }),
     previewEdit: (block) => previews.update(block),
     endPreviews: () => previews.end(),
-    withMode: (mode) => createToolbox({ ...options, mode, changes }),
+    withMode: (mode) => createToolbox({ ...options, mode, changes, checkpoints: options.checkpoints?.forSubtask() }),
     // Every tool is parsed, not only the mode's: a call the mode forbids is then refused with a
     // message that names the modes that may make it, instead of being read as plain text.
     xmlParams: () => options.registry.xmlParams(),

@@ -1,3 +1,4 @@
+import type { TaskInfo } from "../../shared/protocol/messages";
 import type { ModelInfo, UsageConvention } from "../llm/models";
 import type { StreamEvent } from "../llm/types";
 
@@ -39,6 +40,12 @@ export class UsageMeter {
     this.sum.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
   }
 
+  /** Totals of a saved task, which a resumed task goes on from. */
+  restore(total: Required<Usage>, cost: number | undefined): void {
+    this.sum = { ...total };
+    this.cost = cost;
+  }
+
   totalCost(): number | undefined {
     return this.cost;
   }
@@ -46,4 +53,23 @@ export class UsageMeter {
   total(): Required<Usage> {
     return { ...this.sum };
   }
+}
+
+/** What the chat header shows of a task: its usage with its mode, status, changed files and todos. */
+export function taskInfo(usage: UsageMeter, task: { mode: string; status: string; changedFiles: number; todos: readonly { text: string; status: "pending" | "in_progress" | "completed" }[] }): TaskInfo {
+  const total = usage.total();
+  const cost = usage.totalCost();
+  const context = usage.context();
+  return {
+    mode: task.mode,
+    tokensIn: total.inputTokens,
+    tokensOut: total.outputTokens,
+    cacheRead: total.cacheReadTokens,
+    cacheWrite: total.cacheWriteTokens,
+    ...(cost === undefined ? {} : { cost }),
+    ...(context ? { context } : {}),
+    status: task.status,
+    changedFiles: task.changedFiles,
+    todos: task.todos.map((t) => ({ ...t })),
+  };
 }

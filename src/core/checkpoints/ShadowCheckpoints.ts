@@ -21,6 +21,15 @@ export type CheckpointResult =
   | { kind: "unchanged"; commit: string }
   | { kind: "skipped"; reason: string };
 
+export interface RestoreResult {
+  /** Files created since the checkpoint, now removed. */
+  removed: string[];
+  /** Files changed or deleted since, now as they were. */
+  restored: string[];
+  /** The checkpoint of the files as they were just before the restore, which undoes it. */
+  before: string;
+}
+
 const DEFAULT_MAX_FILE = 5 * 1024 * 1024;
 const DEFAULT_BUDGET_MS = 15_000;
 
@@ -49,7 +58,11 @@ export class ShadowCheckpoints {
   }
 
   /** Records the workspace as it is now, as the task's next checkpoint. */
-  async save(taskId: string, message: string): Promise<CheckpointResult> {
+  save(taskId: string, message: string): Promise<CheckpointResult> {
+    return exclusive(this.gitDir, () => this.saveNow(taskId, message));
+  }
+
+  private async saveNow(taskId: string, message: string): Promise<CheckpointResult> {
     const off = await this.disabledReason();
     if (off) return { kind: "skipped", reason: off };
     const deadline = Date.now() + this.budgetMs;
@@ -85,11 +98,15 @@ export class ShadowCheckpoints {
    * restored and files created since are removed. Files checkpoints never held (ignored, too
    * large, build folders) are left alone. The state before the restore is saved first.
    */
-  async restore(taskId: string, commit: string): Promise<{ removed: string[]; restored: string[] }> {
+  restore(taskId: string, commit: string): Promise<RestoreResult> {
+    return exclusive(this.gitDir, () => this.restoreNow(taskId, commit));
+  }
+
+  private async restoreNow(taskId: string, commit: string): Promise<RestoreResult> {
     const off = await this.disabledReason();
     if (off) throw new Error(`Checkpoints are off: ${off}`);
     const target = await this.verify(commit);
-    const before = await this.save(taskId, "Before restoring a checkpoint");
+    const before = await this.saveNow(taskId, "Before restoring a checkpoint");
     if (before.kind === "skipped") throw new Error(`The files were not changed: saving their current state first failed (${before.reason}).`);
     const deadline = Date.now() + Math.max(this.budgetMs, 60_000);
     const names = (args: string[]) => this.run(args, deadline).then((out) => out.split("\0").filter(Boolean));
@@ -97,11 +114,23 @@ export class ShadowCheckpoints {
     const restored = await names(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=DM", target, before.commit]);
     for (const path of added) await fs.rm(join(this.options.workspace, path), { force: true });
     if (restored.length > 0) await this.run(["checkout", target, "--", ...restored.map((p) => `:(literal)${p}`)], deadline);
-    return { removed: added, restored };
+    return { removed: added, restored, before: before.commit };
+  }
+
+  /** The task whose checkpoints hold `commit` (for a restore named by commit alone, as the CLI's). */
+  async taskOf(commit: string): Promise<string | undefined> {
+    if (await this.disabledReason()) return undefined;
+    const target = await this.verify(commit);
+    const refs = await this.run(["for-each-ref", "--format=%(refname)", "--contains", target, "refs/kiln/"], Date.now() + this.budgetMs);
+    return refs.split("\n").find(Boolean)?.slice("refs/kiln/".length);
   }
 
   /** What changed in the workspace since `commit`, as a unified diff. */
-  async diffSince(commit: string): Promise<string> {
+  diffSince(commit: string): Promise<string> {
+    return exclusive(this.gitDir, () => this.diffNow(commit));
+  }
+
+  private async diffNow(commit: string): Promise<string> {
     const off = await this.disabledReason();
     if (off) throw new Error(`Checkpoints are off: ${off}`);
     const target = await this.verify(commit);
@@ -111,7 +140,11 @@ export class ShadowCheckpoints {
   }
 
   /** Removes the checkpoints of tasks other than `keep`, oldest first, until the store is under `maxBytes`. */
-  async cleanup(maxBytes: number, keep: readonly string[] = []): Promise<string[]> {
+  cleanup(maxBytes: number, keep: readonly string[] = []): Promise<string[]> {
+    return exclusive(this.gitDir, () => this.cleanupNow(maxBytes, keep));
+  }
+
+  private async cleanupNow(maxBytes: number, keep: readonly string[]): Promise<string[]> {
     if (await this.disabledReason()) return [];
     const deadline = Date.now() + 120_000;
     const refs = (await this.run(["for-each-ref", "--sort=committerdate", "--format=%(refname)", "refs/kiln/"], deadline)).split("\n").filter(Boolean);
@@ -203,6 +236,25 @@ export class ShadowCheckpoints {
     }
     return err instanceof Error ? err.message : String(err);
   }
+}
+
+/**
+ * One operation at a time on a shadow repository in this process: two saves would share its index,
+ * and a cleanup's gc could prune the objects a save has written but not yet committed.
+ */
+const queues = new Map<string, Promise<unknown>>();
+
+function exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const result = (queues.get(key) ?? Promise.resolve()).then(work);
+  const settled = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return result;
 }
 
 function refOf(taskId: string): string {

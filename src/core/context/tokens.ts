@@ -1,5 +1,14 @@
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import type { LlmContent, LlmMessage } from "../llm/types";
+
+let countO200k: ((text: string) => number) | undefined;
+
+/**
+ * Loads the encoding on first use, not at startup: building its tables takes ~0.4 s, which the
+ * extension's activation and the CLI's start should not pay before the first request.
+ */
+export async function loadTokenizer(): Promise<void> {
+  countO200k ??= (await import("gpt-tokenizer/encoding/o200k_base")).countTokens;
+}
 
 /** Above this a text is counted in slices between turns of the event loop, not in one block. */
 const SLICE_CHARS = 64 * 1024;
@@ -11,9 +20,10 @@ const MESSAGE_OVERHEAD = 4;
 /**
  * Token counts where the provider reports none (a request not sent yet, a local model). The
  * o200k encoding is the one current OpenAI models use; for other families it is within ~10%,
- * which the 10% buffer before the window covers.
+ * which the 10% buffer before the window covers. Needs loadTokenizer() first.
  */
 export function countTokens(text: string): number {
+  if (!countO200k) throw new Error("countTokens before loadTokenizer()");
   return text.length === 0 ? 0 : countO200k(text);
 }
 
@@ -22,6 +32,7 @@ export function countTokens(text: string): number {
  * slices end at a line break, so almost no token is cut in two.
  */
 export async function countTokensLarge(text: string): Promise<number> {
+  await loadTokenizer();
   if (text.length <= SLICE_CHARS) return countTokens(text);
   let total = 0;
   let start = 0;

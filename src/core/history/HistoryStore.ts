@@ -25,6 +25,8 @@ export class HistoryStore {
   private readonly files = new NodeFileSystem();
   /** One index change at a time in this process; the lock file orders it with other processes. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Deleted here: a late save of the task (its chat closing) must not bring it back. */
+  private readonly deleted = new Set<string>();
 
   constructor(readonly root: string) {}
 
@@ -40,17 +42,21 @@ export class HistoryStore {
   /** Saves the task's files, then its line in the index. */
   async save(task: SavedTask): Promise<void> {
     const entry = HistoryEntrySchema.parse(task.entry);
+    if (this.deleted.has(entry.id)) return;
     const folder = this.folderOf(entry.id);
     await this.files.writeFile(join(folder, API), JSON.stringify(task.api));
     await this.files.writeFile(join(folder, UI), JSON.stringify(task.ui));
     const resume = task.resume && ResumeStateSchema.parse(task.resume);
     await this.files.writeFile(join(folder, META), JSON.stringify({ ...entry, ...(resume && { resume }) }));
     await this.changeIndex((tasks) => {
+      // Deleted while its files were being written: leave it out, and its folder goes below.
+      if (this.deleted.has(entry.id)) return tasks;
       const kept = tasks.find((t) => t.id === entry.id);
       // Favourite is the user's choice in the list; a save from the running task does not undo it.
       const merged = kept ? { ...entry, favorite: kept.favorite } : entry;
       return [...tasks.filter((t) => t.id !== entry.id), merged];
     });
+    if (this.deleted.has(entry.id)) await fs.rm(folder, { recursive: true, force: true });
   }
 
   async list(): Promise<HistoryList> {
@@ -83,6 +89,7 @@ export class HistoryStore {
   /** Removes the task's folder and its index line. */
   async delete(id: string): Promise<void> {
     const folder = this.folderOf(id);
+    this.deleted.add(id);
     await this.changeIndex((tasks) => tasks.filter((t) => t.id !== id));
     await fs.rm(folder, { recursive: true, force: true });
   }

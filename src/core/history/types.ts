@@ -56,6 +56,8 @@ export const ResumeStateSchema = z.object({
     })
     .optional(),
   condensed: z.object({ from: z.number().int().nonnegative(), summary: z.string() }).optional(),
+  /** Messages the sliding window leaves out of requests (kept, never deleted). */
+  hidden: z.number().int().nonnegative().optional(),
   todos: z.array(z.object({ text: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })),
   requests: z.number().int().nonnegative(),
 });

@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { LlmRequest, Provider, StreamEvent } from "./types";
 import { toAnthropicMessages, toAnthropicTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
+import { withCacheMarks } from "./promptCache";
 
 const DEFAULT_MAX_TOKENS = 8192;
 
@@ -24,13 +25,14 @@ export class AnthropicProvider implements Provider {
     let cacheWriteTokens = 0;
     let complete = false;
     try {
+      const { system, tools, messages } = withCacheMarks(request.system, request.tools?.length ? toAnthropicTools(request.tools) : undefined, toAnthropicMessages(request.messages));
       const stream = await this.client.messages.create(
         {
           model: this.model,
           max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-          system: request.system,
-          messages: toAnthropicMessages(request.messages),
-          ...(request.tools && request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+          system,
+          messages,
+          ...(tools ? { tools } : {}),
           stream: true,
         },
         { signal: request.signal },

@@ -7,6 +7,7 @@ import { mcpSection } from "./mcpSection";
 export interface Environment {
   cwd: string;
   os: string;
+  /** Shown as the date only: a time that changes with each request would defeat prompt caching. */
   now: Date;
   /** The modes the task may switch to or delegate to, with when to use each. */
   modes?: readonly Mode[];
@@ -65,6 +66,6 @@ ${toolUse}
 
 - Workspace: ${env.cwd}
 - OS: ${env.os}
-- Time: ${env.now.toISOString()}${env.openFiles?.length ? `\n- Open files: ${env.openFiles.slice(0, 20).join(", ")}${env.openFiles.length > 20 ? ` (and ${env.openFiles.length - 20} more)` : ""}` : ""}
+- Date: ${env.now.toISOString().slice(0, 10)}${env.openFiles?.length ? `\n- Open files: ${env.openFiles.slice(0, 20).join(", ")}${env.openFiles.length > 20 ? ` (and ${env.openFiles.length - 20} more)` : ""}` : ""}
 - Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${allowsMcp(mode) ? mcpSection(env.mcp) : ""}${rulesSection(env.rules)}`;
 }

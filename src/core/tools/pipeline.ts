@@ -59,6 +59,11 @@ export interface PipelineDeps {
   onPhase?(phase: "waiting" | "running"): void;
   /** Told what a running call reports of its progress, for its card; throttled by the caller. */
   onProgress?(text: string): void;
+  /**
+   * Called when an edit-group call is approved, before it writes (the task's checkpoint). It must
+   * not throw: a checkpoint that cannot be taken never holds the edit up.
+   */
+  beforeEdit?(tool: string, paths: readonly string[]): Promise<void>;
 }
 
 export type ToolCallResult =
@@ -191,7 +196,11 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
       });
       if (decision.approved) deps.onPhase?.("running");
       return decision;
-    })();
+    })().then(async (decision) => {
+      // After the yes and before the write: a rejected edit takes no checkpoint.
+      if (decision.approved && tool.group === "edit") await deps.beforeEdit?.(tool.name, paths.map((p) => p.display));
+      return decision;
+    });
     return asked;
   };
   if (!approval?.reviewed) {

@@ -1,10 +1,24 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../core/tools/limits";
+import { applyContextFlag, CONTEXT_USAGE, defaultContextArgs, isContextFlag, type ContextArgs } from "./contextArgs";
 
-export interface CliArgs {
-  command: "run" | "chat";
+/** The context and budget flags (context, modelInfo) are in contextArgs.ts. */
+export interface CliArgs extends ContextArgs {
+  command: "run" | "chat" | "resume" | "history" | "restore-checkpoint";
+  /** Where checkpoints are kept (default ~/.kilocode/kiln); undefined with --no-checkpoints. */
+  checkpointDir?: string;
+  /** restore-checkpoint: the checkpoint to put the files back to. */
+  commit?: string;
+  /** resume: the saved task to go on with. */
+  resumeId?: string;
+  /** Where tasks are saved (default ~/.kilocode/kiln/tasks); undefined with --no-history. */
+  historyDir?: string;
+  /** Whether --workspace was given; resume otherwise uses the saved task's folder. */
+  workspaceGiven?: boolean;
   settings: ProviderSettings;
   prompt?: string;
   json: boolean;
@@ -30,6 +44,12 @@ export interface CliArgs {
 export const USAGE = `Usage:
   kiln run [options] "task"    run the agent with tools on a workspace
   kiln chat [options] "prompt" one streamed reply, no tools
+  kiln history [--json]        list saved tasks, newest first
+  kiln resume ID ["message"]   go on with a saved task (after a stop, a crash or Ctrl+C), in its
+                               folder and mode; the message answers its question or adds to it
+  kiln restore-checkpoint COMMIT [--workspace DIR]
+                               put the workspace's files back as they were at a checkpoint
+                               (run and resume print one before each reply's edits)
 Options:
   --workspace DIR              workspace folder (default: current folder)
   --provider KIND              anthropic | openai | openai-compatible (default anthropic)
@@ -61,7 +81,13 @@ Options:
   --global-rules DIR           folder of global rules (default ~/.kilocode/rules; DIR-<mode> for a
                                mode's). Project rules: .kilocode/rules/, .kilocode/rules-<mode>/,
                                AGENTS.md, .clinerules, .kilocoderules, .roorules
+${CONTEXT_USAGE}
   --json                       one JSON event per line on stdout
+  --history-dir DIR            where tasks are saved as they run (default ~/.kilocode/kiln/tasks,
+                               or KILN_HISTORY_DIR); --no-history saves nothing
+  --checkpoint-dir DIR         where checkpoints are kept, in a git repository per workspace
+                               apart from the workspace's own .git (default ~/.kilocode/kiln, or
+                               KILN_CHECKPOINT_DIR); --no-checkpoints takes none
 Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 usage, 3 stopped.`;
 
 export class UsageError extends Error {}
@@ -85,7 +111,7 @@ function parseLimit(flag: string, raw: string, bounds: LimitBounds): number {
 /** Parses argv by hand: a dozen flags do not justify a dependency. */
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
   const [command, ...rest] = argv;
-  if (command !== "run" && command !== "chat") throw new UsageError(command ? `unknown command "${command}"` : "");
+  if (command !== "run" && command !== "chat" && command !== "resume" && command !== "history" && command !== "restore-checkpoint") throw new UsageError(command ? `unknown command "${command}"` : "");
   const args: CliArgs = {
     command,
     settings: { kind: (env.KILN_PROVIDER as ProviderKind | undefined) ?? "anthropic", baseUrl: env.KILN_BASE_URL ?? "", model: env.KILN_MODEL ?? "" },
@@ -96,6 +122,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     autoApprove: settingsFromWords([]),
     maxRequests: 50,
     retries: 3,
+    ...defaultContextArgs(),
+    historyDir: env.KILN_HISTORY_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "tasks"),
+    checkpointDir: env.KILN_CHECKPOINT_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln"),
   };
   const words: string[] = [];
   let approve: ApproveWord[] = [];
@@ -121,6 +150,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break;
       case "--workspace":
         args.workspace = value();
+        args.workspaceGiven = true;
         break;
       case "--api-key-env":
         args.apiKeyEnv = value();
@@ -186,16 +216,43 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       case "--json":
         args.json = true;
         break;
+      case "--history-dir":
+        args.historyDir = value();
+        break;
+      case "--no-history":
+        args.historyDir = undefined;
+        break;
+      case "--checkpoint-dir":
+        args.checkpointDir = value();
+        break;
+      case "--no-checkpoints":
+        args.checkpointDir = undefined;
+        break;
       case "--help":
       case "-h":
         throw new UsageError("");
       default:
+        if (isContextFlag(arg)) {
+          const problem = applyContextFlag(arg, value(), args);
+          if (problem) throw new UsageError(problem);
+          break;
+        }
         if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
         words.push(arg);
     }
   }
   if (!PROVIDER_KINDS.includes(args.settings.kind)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(", ")} (got "${args.settings.kind}")`);
+  }
+  if (command === "restore-checkpoint") {
+    args.commit = words.shift();
+    if (!args.commit || !/^[0-9a-f]{7,64}$/.test(args.commit)) throw new UsageError("restore-checkpoint needs a checkpoint's commit (kiln run prints them)");
+    if (!args.checkpointDir) throw new UsageError("restore-checkpoint reads the checkpoints: drop --no-checkpoints");
+  }
+  if (command === "resume") {
+    args.resumeId = words.shift();
+    if (!args.resumeId || !/^[A-Za-z0-9_-]{1,80}$/.test(args.resumeId)) throw new UsageError("resume needs the id of a saved task (kiln history lists them)");
+    if (!args.historyDir) throw new UsageError("resume reads the task history: drop --no-history");
   }
   if (words.length > 0) args.prompt = words.join(" ");
   if ((allowed.length || denied.length) && !approve.includes("command")) throw new UsageError("--allow-command and --deny-command need command in --approve");

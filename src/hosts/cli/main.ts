@@ -21,6 +21,9 @@ import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
 import { TerminalApprovals } from "./terminalApprovals";
 import type { McpHub } from "../../core/mcp/McpHub";
 import { createCliHub, startMcpServers } from "./mcp";
+import { loadSaved, newIdentity, printHistory, recordTask } from "./history";
+import type { SavedTask } from "../../core/history/types";
+import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
 
 async function readStdin(): Promise<string> {
   const parts: Buffer[] = [];
@@ -48,12 +51,14 @@ function overflowSaver(): (toolName: string, text: string) => Promise<string> {
   };
 }
 
-function makeTask(args: CliArgs, mcp: McpHub | undefined): Task {
+function makeTask(args: CliArgs, mcp: McpHub | undefined, saved: SavedTask | undefined): Task {
   const apiKey = process.env[args.apiKeyEnv ?? API_KEY_ENV[args.settings.kind]]?.trim() || undefined;
   const config = { ...args.settings, apiKey };
   const getProvider = async () => createProvider(config);
   const retry = { ...DEFAULT_RETRY, maxRetries: args.retries };
-  if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger, retry });
+  // The flags' condensing and budgets (contextArgs.ts), and the model's window and prices from --model-info.
+  const limits = { context: { settings: () => args.context }, modelOverrides: () => args.modelInfo };
+  if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger, retry, ...limits });
   const workspace = resolve(args.workspace);
   const loaded = loadModes(workspace);
   for (const error of loaded.errors) process.stderr.write(`kiln: ${error}\n`);
@@ -85,8 +90,10 @@ function makeTask(args: CliArgs, mcp: McpHub | undefined): Task {
     terminal: createNodeTerminal({ logDir: () => mkdtempSync(join(tmpdir(), "kiln-commands-")) }),
     // The browser is found at launch: CHROME_PATH / PUPPETEER_EXECUTABLE_PATH, else the usual places.
     browser: () => createPuppeteerSession({ logger: stderrLogger }),
+    checkpoints: cliCheckpoints(args, workspace, stderrLogger),
   });
-  return new Task({ getProvider, logger: stderrLogger, toolbox, retry });
+  const identity = saved ? { id: saved.entry.id, createdAt: saved.entry.createdAt, workspace: saved.entry.workspace } : newIdentity(workspace);
+  return new Task({ getProvider, logger: stderrLogger, toolbox, retry, identity, ...limits, ...(saved && { restored: saved }) });
 }
 
 async function askOnTerminal(question: string): Promise<string> {
@@ -112,9 +119,18 @@ async function main(): Promise<number> {
   let hub: McpHub | undefined;
   try {
     args = parseArgs(process.argv.slice(2), process.env, process.cwd());
+    if (args.command === "history") return await printHistory(args, (text) => process.stdout.write(text));
+    if (args.command === "restore-checkpoint") return await restoreCheckpoint(args, (text) => process.stdout.write(text));
+    const saved = args.command === "resume" ? await loadSaved(args).catch((err: Error) => err) : undefined;
+    if (saved instanceof Error) {
+      process.stderr.write(`kiln: ${saved.message}\n`);
+      return 1;
+    }
+    // A resumed task goes on where and how it ran.
+    if (saved) Object.assign(args, { mode: saved.entry.mode, protocol: saved.entry.protocol, ...(!args.workspaceGiven && { workspace: saved.entry.workspace }) });
     // Made before the task, started after it: a usage error leaves no server running.
-    hub = args.command === "run" ? createCliHub(resolve(args.workspace), stderrLogger) : undefined;
-    task = makeTask(args, hub);
+    hub = args.command === "chat" ? undefined : createCliHub(resolve(args.workspace), stderrLogger);
+    task = makeTask(args, hub, saved);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message ? `kiln: ${err.message}\n` : ""}${USAGE}\n`);
@@ -139,12 +155,23 @@ async function main(): Promise<number> {
 }
 
 async function runTask(args: CliArgs, task: Task): Promise<number> {
-  const prompt = (args.prompt ?? (process.stdin.isTTY ? "" : await readStdin())).trim();
-  if (!prompt) {
+  const prompt = (args.prompt ?? (process.stdin.isTTY || args.command === "resume" ? "" : await readStdin())).trim();
+  if (!prompt && args.command !== "resume") {
     process.stderr.write(`kiln: no task given\n${USAGE}\n`);
     return 2;
   }
+  if (!prompt && task.status !== "stopped" && task.status !== "failed") {
+    process.stderr.write(`kiln: the task is ${task.status === "answering" ? "waiting for an answer" : task.status}; give a message to go on with it\n`);
+    return 2;
+  }
+  const flush = args.command === "chat" ? async () => {} : recordTask(args, task, stderrLogger);
+  const id = task.saved()?.entry.id;
+  if (id && args.historyDir) {
+    if (args.json) process.stdout.write(`${JSON.stringify({ type: "task", id })}\n`);
+    else process.stderr.write(`[task ${id}: kiln resume ${id} goes on with it]\n`);
+  }
   task.onDidChange((event) => {
+    printCheckpoint(event, args.json);
     if (args.json) {
       process.stdout.write(`${JSON.stringify(event)}\n`);
       return;
@@ -159,6 +186,7 @@ async function runTask(args: CliArgs, task: Task): Promise<number> {
       const item = event.item;
       if (item.role === "assistant") process.stdout.write(item.text);
       if (item.role === "error") process.stderr.write(`\nkiln: ${item.error.message}\n`);
+      if (item.role === "tool" && item.name === "condense" && item.status === "running") process.stderr.write(`\n[condensing the conversation: ${item.params.context}]\n`);
       if (item.role === "question") process.stdout.write(`\n? ${item.question}${item.suggestions.map((s) => `\n  - ${s.text}`).join("")}\n`);
       if (item.role === "completion") process.stdout.write(`\n✓ ${item.result}\n`);
     }
@@ -184,7 +212,7 @@ async function runTask(args: CliArgs, task: Task): Promise<number> {
       void askOnTerminal("Your answer (empty to stop): ").then((answer) => (answer ? task.send(answer) : task.cancel()));
     });
   });
-  await task.send(prompt);
+  await (prompt ? task.send(prompt) : task.resume());
   // With a person at the terminal, a question is answered there and the task goes on.
   while (task.status === "answering" && process.stdin.isTTY) {
     const answer = await askOnTerminal("Your answer (empty to stop): ");
@@ -195,6 +223,7 @@ async function runTask(args: CliArgs, task: Task): Promise<number> {
     process.stdout.write("\n");
     if (usage) process.stderr.write(`[${describeUsage(usage)}]\n`);
   }
+  await flush();
   // Closes what the task left open (a browser the model did not close would keep the process alive).
   task.dispose();
   return args.command === "chat" ? (task.status === "idle" ? 0 : 1) : EXIT[task.status];

@@ -17,7 +17,14 @@ import type { Mode } from "../../core/modes/modes";
 import type { TaskChanges } from "../../core/edit/taskChanges";
 import type { ChatInputs } from "./chatInputs";
 import type { McpController, McpViewLink } from "./mcpController";
+import { newIdentity, type ChatHistory } from "./chatHistory";
+import { openChatLink, runInOwnTerminal } from "./chatLinks";
+import type { TaskIdentity } from "../../core/agent/taskRecord";
+import type { SavedTask } from "../../core/history/types";
+import type { HistoryToHost } from "../../shared/protocol/history";
 import { isMcpMessage } from "../../shared/protocol/mcp";
+import { BUDGET_SETTING, contextOptions } from "./contextSettings";
+import { runCheckpointAction } from "./checkpointActions";
 
 /** A message sent while the task was busy. */
 interface Queued {
@@ -42,6 +49,8 @@ export interface ChatSessionDeps {
   profiles?: ProfileStore;
   /** The mode files: a change reaches the running task (its picker, prompt and checks) at once. */
   modeFiles?: { load(): readonly Mode[] | undefined; watch(onChange: () => void): vscode.Disposable };
+  /** Task history: tasks are saved as they run, and the history view reopens them. */
+  history?: ChatHistory;
   /** The MCP view's host side; without it the page's mcp/* messages are dropped. */
   mcp?: McpController;
 }
@@ -77,6 +86,9 @@ export class ChatSession implements vscode.Disposable {
   /** Input requests (add to context, focus) made while the page was loading, posted once it is ready. */
   private readonly pendingInput: HostToWebview[] = [];
   private readonly mcpView: McpViewLink | undefined;
+  private readonly historyView: ReturnType<ChatHistory["connect"]> | undefined;
+  /** The current task's place in history. */
+  private identity: TaskIdentity | undefined;
 
   constructor(
     readonly name: string,
@@ -91,6 +103,7 @@ export class ChatSession implements vscode.Disposable {
     }
     if (deps.modeFiles) this.sessionListeners.add(deps.modeFiles.watch(() => this.reloadModes()));
     this.mcpView = deps.mcp?.connect((message) => this.post(message));
+    this.historyView = deps.history?.connect({ openSaved: (saved) => this.newTask(saved), currentTaskId: () => this.identity?.id }, (message) => this.post(message));
     this.task = this.createTask();
   }
 
@@ -159,13 +172,19 @@ export class ChatSession implements vscode.Disposable {
     this.postInput({ type: "chat/focusInput" });
   }
 
-  newTask(): void {
+  /** Kiln: Task History: the page switches to its history view. */
+  showHistory(): void {
+    this.postInput({ type: "history/show" });
+  }
+
+  /** A new, empty task; or, with `saved`, a task from history to look at and resume. */
+  newTask(saved?: SavedTask): void {
     this.queue.clear();
     this.approvals.rejectAll();
     this.mcpRequests.declineAll();
     this.task.dispose();
     this.taskListeners.clear();
-    this.task = this.createTask();
+    this.task = this.createTask(saved);
     this.postSnapshot();
   }
 
@@ -177,11 +196,13 @@ export class ChatSession implements vscode.Disposable {
     this.taskListeners.dispose();
     this.webviewListeners.dispose();
     this.mcpView?.dispose();
+    this.historyView?.dispose();
     this.posted.dispose();
   }
 
   private async dispatch(message: WebviewToHost): Promise<void> {
     if (isMcpMessage(message)) return this.mcpView?.receive(message);
+    if (message.type.startsWith("history/")) return this.historyView?.receive(message as HistoryToHost);
     switch (message.type) {
       case "view/ready":
         this.ready = true;
@@ -213,6 +234,13 @@ export class ChatSession implements vscode.Disposable {
         // A queue paused by the Stop stays paused: the user sends or removes those themselves.
         await this.task.resume();
         return;
+      case "chat/condense":
+        await this.task.condenseNow();
+        return;
+      case "chat/raiseBudget":
+        // The user raises it there; settings are read per request, so Resume then goes on.
+        await vscode.commands.executeCommand("workbench.action.openSettings", BUDGET_SETTING[message.limit]);
+        return;
       case "chat/cancel":
         this.queue.pause();
         this.postQueue();
@@ -226,6 +254,8 @@ export class ChatSession implements vscode.Disposable {
       case "chat/mcpAnswer":
         this.mcpRequests.answer(message.id, message.answer);
         return;
+      case "chat/checkpoint":
+        return runCheckpointAction(message, { task: this.task, checkpoints: this.toolbox?.checkpoints, stop: () => this.dispatch({ type: "chat/cancel" }) }, this.deps.logger);
       case "chat/newTask":
         this.newTask();
         return;
@@ -241,24 +271,10 @@ export class ChatSession implements vscode.Disposable {
       case "commands/list":
         this.post({ type: "commands/list", commands: (await this.deps.inputs?.commands()) ?? [] });
         return;
-      case "chat/openLink": {
-        // The link comes from model output: web pages only, never file:, command: or vscode: URIs.
-        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(message.url)?.[1]?.toLowerCase();
-        if (scheme !== "http" && scheme !== "https") {
-          this.deps.logger.warn(`${this.name}: not opening a ${scheme ?? "relative"} link from the chat`);
-          return;
-        }
-        await vscode.env.openExternal(vscode.Uri.parse(message.url, true));
-        return;
-      }
-      case "chat/runCommand": {
-        // The user clicked Run on the completion: their choice, made in a terminal of their own (not
-        // the agent's, which may be busy) where they see it run.
-        const terminal = vscode.window.createTerminal({ name: "Kiln", iconPath: new vscode.ThemeIcon("flame") });
-        terminal.show();
-        terminal.sendText(message.command);
-        return;
-      }
+      case "chat/openLink":
+        return openChatLink(message.url, this.deps.logger, this.name);
+      case "chat/runCommand":
+        return runInOwnTerminal(message.command);
     }
   }
 
@@ -278,17 +294,26 @@ export class ChatSession implements vscode.Disposable {
     return this.task.send(text, images, prepared.forModel === text ? undefined : prepared.forModel);
   }
 
-  private createTask(): Task {
+  private createTask(saved?: SavedTask): Task {
     const choices = this.choices;
     const toolbox = this.deps.createToolbox?.(this.approvals, this.mcpRequests);
     this.toolbox = toolbox;
+    const prepared = choices ? choices.prepare(toolbox) : toolbox;
+    // A reopened task goes on in the mode it was in.
+    const mode = saved && prepared?.modes.find((m) => m.slug === saved.entry.mode);
+    if (mode) prepared!.mode = mode;
+    this.identity = saved ? { id: saved.entry.id, createdAt: saved.entry.createdAt, workspace: saved.entry.workspace } : newIdentity();
     const task = new Task({
+      identity: this.identity,
+      ...(saved && { restored: saved }),
       getProvider: () => this.provider(),
       logger: this.deps.logger,
       retry: () => this.deps.retryPolicy(),
       modelOverrides: () => (choices ? choices.modelOverrides() : this.deps.modelOverrides()),
-      toolbox: choices ? choices.prepare(toolbox) : toolbox,
+      toolbox: prepared,
+      context: contextOptions(this.deps.logger, this.deps.profiles),
     });
+    if (this.deps.history) this.taskListeners.add(this.deps.history.record(task));
     this.taskListeners.add(
       task.onDidChange((event) => {
         const message = toHostMessage(event, task);

@@ -19,11 +19,12 @@ import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments"
 import type { HunkReview } from "./hunkReview";
 import type { McpHubApi } from "../../core/mcp/types";
 import { withCaller } from "../../core/mcp/requests";
+import type { WorkspaceCheckpoints } from "./checkpointActions";
 
 const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
 
 /** Settings are user input: a wrong value is logged and replaced by the default, never fatal. */
-function setting<T>(logger: Logger, key: string, fallback: T, valid: (value: unknown) => value is T): T {
+export function setting<T>(logger: Logger, key: string, fallback: T, valid: (value: unknown) => value is T): T {
   const value = vscode.workspace.getConfiguration("kiln").get<unknown>(key, fallback);
   if (valid(value)) return value;
   logger.warn(`setting kiln.${key} is ${JSON.stringify(value)}, which is not valid; using ${JSON.stringify(fallback)}`);
@@ -83,7 +84,14 @@ export function loadWorkspaceModes(storage: vscode.Uri, logger: Logger): readonl
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
  * folder there is nothing to work on, and the chat answers without tools.
  */
-export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: ReviewDocuments, terminalOutput?: LastTerminalOutput, mcp?: McpHubApi): (approvals: Approvals, mcpCaller?: unknown) => Toolbox | undefined {
+export function toolboxFactory(
+  storage: vscode.Uri,
+  logger: Logger,
+  review?: ReviewDocuments,
+  terminalOutput?: LastTerminalOutput,
+  mcp?: McpHubApi,
+  checkpoints?: WorkspaceCheckpoints,
+): (approvals: Approvals, mcpCaller?: unknown) => Toolbox | undefined {
   let tasks = 0;
   // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
   let launcher: VsCodeLauncher | undefined;
@@ -141,6 +149,8 @@ export function toolboxFactory(storage: vscode.Uri, logger: Logger, review?: Rev
       terminal: createVsCodeTerminal(recorded((launcher ??= new VsCodeLauncher({ logger })), terminalOutput), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
       // The path is read at each launch, so fixing the setting after a "no browser found" error works at once.
       browser: () => createPuppeteerSession({ logger, executablePath: () => setting(logger, "browser.executablePath", "", (v): v is string => typeof v === "string") }),
+      // Before each reply's first edit, in a shadow repository in global storage.
+      checkpoints: checkpoints?.forTask(folder.uri),
     });
   };
 }

@@ -13,6 +13,8 @@ import { loadWorkspaceModes, toolboxFactory } from "./agentSetup";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./proposalDocuments";
 import { TaskReview } from "./taskReview";
 import { McpSetup } from "./mcpSetup";
+import { ChatHistory } from "./chatHistory";
+import { HistoryStore } from "../../core/history/HistoryStore";
 import { routeMcpRequests } from "./chatMcpRequests";
 import { McpController } from "./mcpController";
 import { HunkReview } from "./hunkReview";
@@ -29,12 +31,15 @@ import { SettingsPanel } from "./settingsPanel";
 import { ChatInputs } from "./chatInputs";
 import { formatProblems } from "./problems";
 import { LastTerminalOutput } from "./terminalOutput";
+import { registerCheckpointDiffs, WorkspaceCheckpoints } from "./checkpointActions";
 
 /** What the extension exports outside production mode, for the tests running in the real host. */
 export interface KilnTestApi {
   sidebar: ChatSession;
   /** The MCP servers and their config files. */
   mcp: McpSetup;
+  /** Task history: the store and the export. */
+  history: ChatHistory;
   view: ChatViewProvider;
   onDidLog: OutputLogger["onDidLog"];
   readSecret(kind: ProviderKind): Thenable<string | undefined>;
@@ -68,12 +73,16 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const mcpView = new McpController(mcp, logger);
   context.subscriptions.push(mcpView);
 
+  const history = new ChatHistory(new HistoryStore(vscode.Uri.joinPath(context.globalStorageUri, "tasks").fsPath), logger);
+  context.subscriptions.push(history);
+
   const review = { originals: new OriginalDocuments(), proposals: new ProposalFileSystem(), hunks: new HunkReview() };
   context.subscriptions.push(
     review.proposals,
     review.hunks.register(),
     vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, review.originals),
     vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, review.proposals, { isCaseSensitive: true }),
+    registerCheckpointDiffs(),
   );
 
   // @terminal reads what Kiln's terminals printed last; workflows also live in global storage.
@@ -91,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     },
     // Validated by the core, which names any bad field in the log.
     modelOverrides: () => vscode.workspace.getConfiguration("kiln.provider").get<unknown>("modelInfo"),
-    createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub),
+    createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub, new WorkspaceCheckpoints(context.globalStorageUri, logger)),
     modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {
       const settings = readProviderSettings();
@@ -99,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
       return { kind: settings.kind, model, images: resolveModelInfo(settings.kind, model, deps.modelOverrides()).info.supportsImages };
     },
     mcp: mcpView,
+    history,
   };
 
   const sidebar = new ChatSession("sidebar", deps);
@@ -115,6 +125,10 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     vscode.commands.registerCommand("kiln.openMcpServers", async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       sidebar.showMcp();
+    }),
+    vscode.commands.registerCommand("kiln.showHistory", async () => {
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      sidebar.showHistory();
     }),
     vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
     vscode.commands.registerCommand("kiln.openSettings", () => void settingsPanel.open()),
@@ -143,6 +157,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     settingsPanel,
     profiles,
     mcp,
+    history,
     readProfileKey: async (name) => {
       const profile = findProfile(profiles.read(), name);
       return profile ? context.secrets.get(secretNameOf(profile)) : undefined;

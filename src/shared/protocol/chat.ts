@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { McpRequestItemSchema } from "./mcpRequests";
+import { CheckpointItemSchema } from "./checkpoints";
 
 /** Why a request failed, in words a user can act on; drives the retry button and the message. */
 export const ErrorKindSchema = z.enum([
@@ -12,6 +13,8 @@ export const ErrorKindSchema = z.enum([
   "config",
   "stream",
   "unknown",
+  /** The task stopped before a request that would cross one of its budgets (`limit`). */
+  "budget",
 ]);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
 
@@ -19,6 +22,8 @@ export const ChatErrorSchema = z.object({
   kind: ErrorKindSchema,
   message: z.string(),
   retryable: z.boolean(),
+  /** With kind budget: which limit stopped the task, so the chat can offer to raise it. */
+  limit: z.enum(["maxTokens", "maxCost", "maxInputPerRequest"]).optional(),
 });
 export type ChatError = z.infer<typeof ChatErrorSchema>;
 
@@ -65,6 +70,7 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
   }),
   z.object({ id: z.string(), role: z.literal("completion"), result: z.string(), command: z.string().optional() }),
   McpRequestItemSchema,
+  CheckpointItemSchema,
 ]);
 export type ChatItem = z.infer<typeof ChatItemSchema>;
 export type AssistantItem = Extract<ChatItem, { role: "assistant" }>;

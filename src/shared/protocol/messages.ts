@@ -3,6 +3,8 @@ import { parseMessage, type ParsedMessage } from "./parse";
 import type { ChatItem } from "./chat";
 import { McpAnswerSchema } from "./mcpRequests";
 import { MCP_MESSAGES, type HostToMcpView } from "./mcp";
+import { HISTORY_MESSAGES, type HostToHistoryView } from "./history";
+import { CheckpointMessageSchema } from "./checkpoints";
 
 /**
  * Webview -> host. Everything here crosses a trust boundary (the webview renders model output),
@@ -35,6 +37,10 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/cancel") }).strict(),
   /** Goes on with a task that was cancelled or stopped at a limit. */
   z.object({ type: z.literal("chat/resume") }).strict(),
+  /** The Condense button: summarise the conversation now. */
+  z.object({ type: z.literal("chat/condense") }).strict(),
+  /** Raise budget on a budget stop: opens the setting of the limit that stopped the task. */
+  z.object({ type: z.literal("chat/raiseBudget"), limit: z.enum(["maxTokens", "maxCost", "maxInputPerRequest"]) }).strict(),
   /** Opens the review of the files the task changed. */
   z.object({ type: z.literal("chat/reviewChanges") }).strict(),
   z.object({ type: z.literal("chat/newTask") }).strict(),
@@ -63,8 +69,12 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("mentions/search"), id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), query: z.string().max(MAX_MENTION_QUERY) }).strict(),
   /** The / picker opened: the host answers `commands/list` with the built-ins and workflows. */
   z.object({ type: z.literal("commands/list") }).strict(),
+  /** Restore files, restore files and task, or diff since, on a checkpoint row (checkpoints.ts). */
+  CheckpointMessageSchema,
   /** The MCP view (mcp.ts). */
   ...MCP_MESSAGES,
+  /** The history view (history.ts). */
+  ...HISTORY_MESSAGES,
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
@@ -99,7 +109,8 @@ export type HostToWebview =
   | { type: "chat/addToInput"; text: string }
   /** The focus-input keybinding: the cursor goes to the chat input. */
   | { type: "chat/focusInput" }
-  | HostToMcpView;
+  | HostToMcpView
+  | HostToHistoryView;
 
 export interface Pickers {
   /** The current task's modes; empty when the chat has no tools (no folder open). */

@@ -1,8 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkBudget } from "../../../src/core/context/budget";
-import { countTokens, countTokensLarge, IMAGE_TOKENS, messageTokens } from "../../../src/core/context/tokens";
+import { countTokens, countTokensLarge, IMAGE_TOKENS, loadTokenizer, messageTokens } from "../../../src/core/context/tokens";
 import { planWindow, promptLimit } from "../../../src/core/context/window";
 import type { LlmMessage } from "../../../src/core/llm/types";
+
+beforeAll(loadTokenizer);
 
 describe("token counting", () => {
   it("counts with the o200k encoding, and a large text in slices gives the same count", async () => {

@@ -77,6 +77,14 @@ describe("task history on disk", () => {
     expect(readdirSync(root)).not.toContain("a1");
   });
 
+  it("a task deleted while its chat still saves it does not come back", async () => {
+    await store.save(task("a1"));
+    await Promise.all([store.delete("a1"), store.save(task("a1", { updatedAt: 5 }))]);
+    await store.save(task("a1", { updatedAt: 6 }));
+    expect((await store.list()).entries).toEqual([]);
+    expect(readdirSync(root)).not.toContain("a1");
+  });
+
   it("a damaged index is kept aside and rebuilt from the task folders", async () => {
     await store.save(task("a1"));
     await store.save(task("b2"));

@@ -17,3 +17,4 @@ export { Thinking, awaitingReply } from "../../../webview-ui/src/Thinking";
 export { ToolCard } from "../../../webview-ui/src/ToolCard";
 export { ChatStore } from "../../../webview-ui/src/store";
 export { McpStore } from "../../../webview-ui/src/mcp/mcpStore";
+export { HistoryStore } from "../../../webview-ui/src/history/historyStore";

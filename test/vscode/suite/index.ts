@@ -19,6 +19,8 @@ export async function run(): Promise<void> {
   require("./mcp.test");
   require("./mcpView.test");
   require("./mcpRequests.test");
+  require("./history.test");
+  require("./checkpoints.test");
   require("./profiles.test");
   require("./modes.test");
   require("./approve.test");
@@ -27,6 +29,7 @@ export async function run(): Promise<void> {
   require("./rules.test");
   require("./mentions.test");
   require("./editorActions.test");
+  require("./budget.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

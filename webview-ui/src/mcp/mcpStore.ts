@@ -4,7 +4,7 @@ import { send } from "../vscodeApi";
 
 export interface McpPage {
   /** Which view the sidebar shows; the chat stays mounted under the MCP view, so a draft is kept. */
-  view: "chat" | "mcp";
+  view: "chat" | "mcp" | "history";
   state: McpViewState | undefined;
   /** Answers by request id: a button or form shows the one for its own request. */
   results: ReadonlyMap<string, Result>;
@@ -29,6 +29,7 @@ export class McpStore {
     if (view === this.page.view) return;
     if (this.page.view === "mcp") send({ type: "mcp/close" });
     if (view === "mcp") send({ type: "mcp/open" });
+    if (view === "history") send({ type: "history/open" });
     this.set({ ...this.page, view });
   }
 

@@ -1,16 +1,34 @@
+import { useId } from "react";
+
 /**
  * An in-page "are you sure": VS Code webviews block window.confirm (it returns false at once), so
  * a destructive button asks here instead.
  */
-export function ConfirmBar({ text, onConfirm, onCancel }: { text: string; onConfirm: () => void; onCancel: () => void }) {
+export function ConfirmBar({
+  text,
+  onConfirm,
+  onCancel,
+  confirmLabel = "Delete",
+  cancelLabel = "Keep it",
+  testId = "confirm-delete",
+}: {
+  text: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  testId?: string;
+}) {
+  // Several may be on one page (a chat's checkpoint rows): each labels itself.
+  const id = useId();
   return (
-    <div className="ks-confirm" role="alertdialog" aria-labelledby="ks-confirm-text" data-testid="confirm-delete">
-      <span id="ks-confirm-text">{text}</span>
+    <div className="ks-confirm" role="alertdialog" aria-labelledby={id} data-testid={testId}>
+      <span id={id}>{text}</span>
       <button type="button" className="danger" autoFocus onClick={onConfirm}>
-        Delete
+        {confirmLabel}
       </button>
       <button type="button" className="secondary" onClick={onCancel}>
-        Keep it
+        {cancelLabel}
       </button>
     </div>
   );

@@ -1,0 +1,117 @@
+import { useMemo, useState, useSyncExternalStore } from "react";
+import type { HistoryEntry } from "../../../src/core/history/types";
+import { groupHistory } from "../../../src/core/history/listing";
+import { send } from "../vscodeApi";
+import type { HistoryStore } from "./historyStore";
+import "./history.css";
+
+/** The sidebar's task history: saved tasks by workspace, searchable, to reopen, star, export or delete. */
+export function HistoryView({ store, onOpened }: { store: HistoryStore; onOpened: () => void }) {
+  const state = useSyncExternalStore(store.subscribe, store.get);
+  const [query, setQuery] = useState("");
+  const [favoritesOnly, setFavoritesOnly] = useState(false);
+  const [confirming, setConfirming] = useState<string | undefined>();
+  const groups = useMemo(
+    () => (state ? groupHistory(state.entries, { query, favoritesOnly, currentWorkspace: state.currentWorkspace }) : []),
+    [state, query, favoritesOnly],
+  );
+  if (!state) return <p className="history-muted history-view">Loading task history…</p>;
+  return (
+    <div className="history-view" data-testid="history-view">
+      <div className="history-filters">
+        <input
+          type="search"
+          aria-label="Search tasks"
+          placeholder="Search tasks"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="history-search"
+        />
+        <label>
+          <input type="checkbox" checked={favoritesOnly} onChange={(e) => setFavoritesOnly(e.target.checked)} /> Favourites
+        </label>
+      </div>
+      {state.problems.length > 0 && (
+        <ul className="history-problems" role="alert">
+          {state.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+      {groups.length === 0 && (
+        <p className="history-muted" data-testid="history-empty">
+          {state.entries.length === 0 ? "No saved tasks yet." : "No task matches."}
+        </p>
+      )}
+      {groups.map((group) => (
+        <section key={group.workspace} className="history-group" aria-label={`Tasks in ${group.workspace || "no folder"}`}>
+          <h3 title={group.workspace}>{folderName(group.workspace)}</h3>
+          <ul>
+            {group.entries.map((entry) => (
+              <Entry
+                key={entry.id}
+                entry={entry}
+                current={entry.id === state.currentTaskId}
+                confirming={confirming === entry.id}
+                setConfirming={(on) => setConfirming(on ? entry.id : undefined)}
+                onOpened={onOpened}
+              />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function Entry(props: { entry: HistoryEntry; current: boolean; confirming: boolean; setConfirming(on: boolean): void; onOpened(): void }) {
+  const { entry } = props;
+  const cost = entry.cost === undefined ? "" : ` · $${entry.cost.toFixed(entry.cost >= 1 ? 2 : 4)}`;
+  return (
+    <li className="history-entry" data-testid="history-entry" data-task-id={entry.id}>
+      <button
+        className="history-title"
+        title="Open this task"
+        onClick={() => {
+          send({ type: "history/resume", id: entry.id });
+          props.onOpened();
+        }}
+      >
+        {entry.title || "Untitled task"}
+        {props.current && <span className="history-badge">open</span>}
+      </button>
+      <div className="history-meta">
+        {new Date(entry.updatedAt).toLocaleString()} · {entry.mode} · {entry.model} · {(entry.tokensIn + entry.tokensOut).toLocaleString()} tokens{cost}
+        {entry.status === "running" && " · interrupted"}
+      </div>
+      <div className="history-actions">
+        <button
+          aria-pressed={entry.favorite}
+          title={entry.favorite ? "Remove from favourites" : "Add to favourites"}
+          onClick={() => send({ type: "history/favorite", id: entry.id, favorite: !entry.favorite })}
+          data-testid="history-favorite"
+        >
+          {entry.favorite ? "★" : "☆"}
+        </button>
+        <button onClick={() => send({ type: "history/export", id: entry.id })}>Export</button>
+        {props.confirming ? (
+          <>
+            <button className="danger" onClick={() => send({ type: "history/delete", id: entry.id })} data-testid="history-confirm-delete">
+              Delete for good
+            </button>
+            <button onClick={() => props.setConfirming(false)}>Keep</button>
+          </>
+        ) : (
+          <button onClick={() => props.setConfirming(true)} data-testid="history-delete">
+            Delete
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function folderName(path: string): string {
+  if (!path) return "No folder";
+  return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
+}
