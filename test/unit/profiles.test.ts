@@ -41,12 +41,21 @@ describe("profile validation", () => {
     [{ name: "x", kind: "openai", baseURL: "http://h" }, "profile", /unknown field baseURL/],
     [{ name: "x", kind: "openai", apiKey: "sk-1" }, "apiKey", /never kept in settings/],
     [{ name: "Default", kind: "openai" }, "name", /kiln\.provider\.\* settings/],
+    [{ name: "x", kind: "openai", autoCondensePercent: 120 }, "autoCondensePercent", /must be 0 to 100/],
+    [{ name: "x", kind: "openai", autoCondensePercent: 50.5 }, "autoCondensePercent", /whole number/],
   ])("refuses %j at %s", (input, field, message) => {
     const result = validateProfile(input);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.field).toBe(field);
     expect(result.message).toMatch(message);
+  });
+
+  it("keeps a profile's own auto-condense threshold, written back to settings as given", () => {
+    const result = validateProfile({ name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", autoCondensePercent: 60 });
+    expect(result.ok && result.profile.autoCondensePercent).toBe(60);
+    const saved = saveProfile({ profiles: [], active: "", pins: {} }, state([]), undefined, { name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", autoCondensePercent: 60 }, () => "small-1");
+    expect(saved.ok && saved.edit.profiles).toEqual([{ id: "small-1", name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", protocol: "xml", autoCondensePercent: 60 }]);
   });
 
   it("reports a bad profile with its name and field, and keeps the others", () => {

@@ -311,7 +311,7 @@ export class ChatSession implements vscode.Disposable {
       retry: () => this.deps.retryPolicy(),
       modelOverrides: () => (choices ? choices.modelOverrides() : this.deps.modelOverrides()),
       toolbox: prepared,
-      context: contextOptions(this.deps.logger, this.deps.profiles),
+      context: contextOptions(this.deps.logger, this.deps.profiles, () => choices?.profile().autoCondensePercent),
     });
     if (this.deps.history) this.taskListeners.add(this.deps.history.record(task));
     this.taskListeners.add(

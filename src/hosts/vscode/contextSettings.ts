@@ -34,7 +34,7 @@ const wholeIn =
 const positive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
 
 /** Read before each request, so a budget raised after a stop lets Resume go on. */
-export function readContextSettings(logger: Logger): ContextSettings {
+export function readContextSettings(logger: Logger, profilePercent?: number): ContextSettings {
   const budget: TaskBudget = {};
   const limit = (key: keyof TaskBudget) => read<number | undefined>(logger, BUDGET_SETTING[key], undefined, (v): v is number => v === 0 || positive(v)) || undefined;
   for (const key of Object.keys(BUDGET_SETTING) as (keyof TaskBudget)[]) {
@@ -42,7 +42,8 @@ export function readContextSettings(logger: Logger): ContextSettings {
     if (value !== undefined) budget[key] = value;
   }
   return {
-    autoCondensePercent: read(logger, "kiln.context.autoCondensePercent", DEFAULT_CONTEXT_SETTINGS.autoCondensePercent, wholeIn(CONDENSE_PERCENT.min, CONDENSE_PERCENT.max)),
+    // The task's profile may set its own threshold (a small local model condenses earlier).
+    autoCondensePercent: profilePercent ?? read(logger, "kiln.context.autoCondensePercent", DEFAULT_CONTEXT_SETTINGS.autoCondensePercent, wholeIn(CONDENSE_PERCENT.min, CONDENSE_PERCENT.max)),
     condensePrompt: read(logger, "kiln.context.condensePrompt", "", (v): v is string => typeof v === "string"),
     shortenResultsAfter: read(logger, "kiln.context.shortenResultsAfter", 0, wholeIn(SHORTEN_AFTER.min, SHORTEN_AFTER.max)),
     budget,
@@ -53,9 +54,17 @@ export function readContextSettings(logger: Logger): ContextSettings {
  * The task's context options in VS Code: the settings above, and summaries by the profile named in
  * kiln.context.condenseProfile (a cheaper model) where there is one.
  */
-export function contextOptions(logger: Logger, profiles: ProfileStore | undefined): ContextOptions {
+export function contextOptions(logger: Logger, profiles: ProfileStore | undefined, profilePercent: () => number | undefined = () => undefined): ContextOptions {
   return {
-    settings: () => readContextSettings(logger),
+    settings: () => {
+      let percent: number | undefined;
+      try {
+        percent = profilePercent();
+      } catch {
+        // No usable profile: the request itself says so; the setting applies meanwhile.
+      }
+      return readContextSettings(logger, percent);
+    },
     condenseProvider: async (): Promise<Provider | undefined> => {
       const name = read(logger, "kiln.context.condenseProfile", "", (v): v is string => typeof v === "string").trim();
       if (!name || !profiles) return undefined;

@@ -25,6 +25,8 @@ export interface Profile {
   protocol: ToolProtocolSetting;
   /** Corrections to the model table; checked field by field by the core. */
   modelInfo?: Record<string, unknown>;
+  /** Condense at this share of the window while the profile is in use (kiln.context.autoCondensePercent otherwise). */
+  autoCondensePercent?: number;
   /** "legacy": the `kiln.provider.*` settings; "settings": an entry of `kiln.profiles`. */
   source: "legacy" | "settings";
 }
@@ -54,6 +56,7 @@ export const ProfileInputSchema = z
     model: z.string().trim().max(200).default(""),
     protocol: z.enum(PROTOCOLS as [ToolProtocolSetting, ...ToolProtocolSetting[]], { error: "must be xml, native or auto" }).default("xml"),
     modelInfo: z.record(z.string(), z.unknown()).optional(),
+    autoCondensePercent: z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 to 100").max(100, "must be 0 to 100").optional(),
   })
   .strict()
   .superRefine((profile, ctx) => {
@@ -102,6 +105,7 @@ export function validateProfile(raw: unknown, asDefault = false): ValidationResu
       model: data.model,
       protocol: data.protocol,
       ...(data.modelInfo ? { modelInfo: data.modelInfo } : {}),
+      ...(data.autoCondensePercent !== undefined && !asDefault ? { autoCondensePercent: data.autoCondensePercent } : {}),
       source: asDefault ? "legacy" : "settings",
     },
   };

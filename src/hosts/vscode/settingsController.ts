@@ -97,6 +97,7 @@ export class SettingsController implements vscode.Disposable {
           model: p.model,
           protocol: p.protocol,
           ...(p.modelInfo ? { modelInfo: p.modelInfo } : {}),
+          ...(p.autoCondensePercent !== undefined ? { autoCondensePercent: p.autoCondensePercent } : {}),
           source: p.source,
           hasKey: await this.store.hasKey(p),
         })),

@@ -36,6 +36,7 @@ export const ProfileFormSchema = z
     model: z.string().max(200),
     protocol: z.string().max(20),
     modelInfo: modelInfoInput.optional(),
+    autoCondensePercent: z.number().optional(),
   })
   .strict();
 export type ProfileForm = z.infer<typeof ProfileFormSchema>;
@@ -192,6 +193,8 @@ export interface ProfileView {
   model: string;
   protocol: string;
   modelInfo?: Record<string, unknown>;
+  /** Its own auto-condense threshold, in percent of the window. */
+  autoCondensePercent?: number;
   /** "legacy": the kiln.provider.* settings (the default profile). */
   source: "legacy" | "settings";
   /** Whether a key is stored; the key itself never leaves the host. */

@@ -49,3 +49,31 @@ describe("settings: deleting a profile", () => {
     expect(screen.queryByTestId("confirm-delete")).toBeNull();
   });
 });
+
+describe("settings: a profile's own auto-condense threshold", () => {
+  beforeEach(() => {
+    posted.length = 0;
+    const model = new SettingsModel();
+    model.apply({ type: "settings/state", state: STATE });
+    render(h(SettingsApp, { model }));
+  });
+  afterEach(cleanup);
+
+  const editLocal = () => fireEvent.click(within(screen.getAllByTestId("profile").find((p) => el(p).dataset.name === "Local")!).getByRole("button", { name: "Edit" }));
+
+  it("is saved with the profile as a number, and refused in the page when out of 0-100", () => {
+    editLocal();
+    fireEvent.change(screen.getByTestId("field-autoCondensePercent"), { target: { value: "150" } });
+    fireEvent.click(screen.getByTestId("save-profile"));
+    expect(el(screen.getByTestId("error-autoCondensePercent")).textContent).toBe("auto-condense must be a whole number from 0 to 100");
+    expect(posted).toEqual([]);
+    fireEvent.change(screen.getByTestId("field-autoCondensePercent"), { target: { value: "60" } });
+    fireEvent.click(screen.getByTestId("save-profile"));
+    expect(posted).toEqual([expect.objectContaining({ type: "settings/saveProfile", original: "Local", profile: expect.objectContaining({ autoCondensePercent: 60 }) })]);
+  });
+
+  it("is not offered for the default profile, whose threshold is the setting", () => {
+    fireEvent.click(within(screen.getAllByTestId("profile").find((p) => el(p).dataset.name === "default")!).getByRole("button", { name: "Edit" }));
+    expect(screen.queryByTestId("field-autoCondensePercent")).toBeNull();
+  });
+});

@@ -62,4 +62,28 @@ describe("budgets and condensing in VS Code", () => {
       await undo();
     }
   });
+
+  it("a profile's own auto-condense threshold applies while the profile is in use", async () => {
+    const api = await kiln();
+    const tight = { name: "Tight", kind: "openai-compatible", baseUrl: server.openaiBaseUrl, model: "fake-model", modelInfo: { contextWindow: 100_000, maxOutputTokens: 1_000 }, autoCondensePercent: 1 };
+    const undo = undoBoth(await useFakeModel(server), await setKiln({ profiles: [tight], activeProfile: "Tight" }));
+    try {
+      api.sidebar.receive({ type: "chat/newTask" });
+      // The window is large: only the profile's 1% can make Kiln condense this short a task.
+      server.enqueue({ text: `One.\n${COMPLETE}` }, { text: `Two.\n${COMPLETE}` });
+      await exchange(api.sidebar, { type: "chat/send", text: "first" });
+      await exchange(api.sidebar, { type: "chat/send", text: "second" });
+      const before = server.requests.length;
+      server.enqueue({ text: "SUMMARY: condensed at the profile's threshold." });
+      const third = await exchange(api.sidebar, { type: "chat/send", text: "third" });
+      const messages = server.requests[before]!.body.messages as { content: unknown }[];
+      assert.match(String(messages[0]?.content), /^You summarise a coding agent's conversation/);
+      const card = toolCards(third).find((c) => c.name === "condense");
+      assert.match(card?.result ?? "", /SUMMARY: condensed at the profile's threshold\./);
+    } finally {
+      server.clearQueue();
+      await undo();
+      api.sidebar.receive({ type: "chat/newTask" });
+    }
+  });
 });

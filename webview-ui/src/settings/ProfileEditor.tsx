@@ -34,6 +34,7 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
   const [model, setModel] = useState(profile?.model ?? "");
   const [protocol, setProtocol] = useState(profile?.protocol ?? "xml");
   const [numbers, setNumbers] = useState(initialNumbers(profile));
+  const [condenseAt, setCondenseAt] = useState(profile?.autoCondensePercent?.toString() ?? "");
   const { error, refuse, begin } = useSaveRequest(results, onDone);
 
   const save = () => {
@@ -48,6 +49,11 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
       }
       modelInfo[key] = value;
     }
+    const percent = condenseAt.trim() === "" ? undefined : Number(condenseAt);
+    if (percent !== undefined && !(Number.isInteger(percent) && percent >= 0 && percent <= 100)) {
+      refuse("autoCondensePercent", "auto-condense must be a whole number from 0 to 100");
+      return;
+    }
     if (!isDefault && name.trim() === "") {
       refuse("name", "a profile needs a name");
       return;
@@ -59,7 +65,7 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
       type: "settings/saveProfile",
       requestId: id,
       ...(profile ? { original: profile.name } : {}),
-      profile: { name: isDefault ? "default" : name, kind, baseUrl, model, protocol, modelInfo: { ...kept, ...modelInfo } },
+      profile: { name: isDefault ? "default" : name, kind, baseUrl, model, protocol, modelInfo: { ...kept, ...modelInfo }, ...(percent !== undefined && !isDefault ? { autoCondensePercent: percent } : {}) },
     });
   };
 
@@ -128,7 +134,14 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
         ))}
       </fieldset>
       {fieldError("modelInfo")}
-      {error && !["name", "kind", "baseUrl", "model", "protocol", "modelInfo"].some((f) => error.field === f || error.field?.startsWith(`${f}.`)) && (
+      {!isDefault && (
+        <label>
+          Auto-condense at % of the window (empty: the kiln.context.autoCondensePercent setting; 0: off)
+          <input data-testid="field-autoCondensePercent" inputMode="numeric" value={condenseAt} onChange={(e) => setCondenseAt(e.target.value)} />
+        </label>
+      )}
+      {fieldError("autoCondensePercent")}
+      {error && !["name", "kind", "baseUrl", "model", "protocol", "modelInfo", "autoCondensePercent"].some((f) => error.field === f || error.field?.startsWith(`${f}.`)) && (
         <div className="ks-field-error" role="alert">
           {error.message}
         </div>
