@@ -356,7 +356,7 @@ export class Task implements Disposable {
       runSubtask: (mode, message, todos) => this.runSubtask(mode, message, todos, signal),
       condense: (focus) => this.guard.condenseForTool(focus, signal),
     };
-    // Called once per reply, so the reply's first edit takes its checkpoint.
+    // Made once per reply: each edit takes a checkpoint, and the reply's first can also rewind the task.
     const beforeEdit = toolbox.checkpoints?.beforeEdits(this.log, this.conversation.size);
     return { ...deps, context: { ...deps.context, task }, approvalTally: this.approvalTally, ...(beforeEdit && { beforeEdit }) };
   }

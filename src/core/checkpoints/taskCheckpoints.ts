@@ -28,8 +28,8 @@ interface Shared {
 const MAX_NAMED = 5;
 
 /**
- * A task's checkpoints: taken before the first edit of each reply (see beforeEdits), shown in the
- * chat, and restored by the host. A checkpoint that cannot be taken never holds the edit up.
+ * A task's checkpoints: taken before each edit (see beforeEdits), shown in the chat, and restored
+ * by the host. A checkpoint that cannot be taken never holds the edit up.
  */
 export class TaskCheckpoints {
   private constructor(
@@ -66,16 +66,22 @@ export class TaskCheckpoints {
   }
 
   /**
-   * What the pipeline calls before an approved edit writes, for one reply: the first edit takes the
-   * checkpoint and shows it in `log`; the reply's later edits wait for it and take none, since a
-   * rewind goes back to before the whole reply. `apiIndex`: the conversation's length now.
+   * What the pipeline calls before an approved edit writes, for one reply: every edit takes a
+   * checkpoint and shows it in `log`, in order. Only the reply's first one can also rewind the
+   * task, since the conversation can only go back to before a whole reply (`apiIndex`: its length now).
    */
   beforeEdits(log: Pick<ChatLog, "append" | "newId">, apiIndex: number): (tool: string, paths: readonly string[]) => Promise<void> {
-    let taken: Promise<void> | undefined;
-    return (tool, paths) => (taken ??= this.take(`Before ${[tool, ...paths].join(" ")}`, log, apiIndex));
+    let chain: Promise<void> = Promise.resolve();
+    let first = true;
+    return (tool, paths) => {
+      const rewindTo = first ? apiIndex : undefined;
+      first = false;
+      chain = chain.then(() => this.take(`Before ${[tool, ...paths].join(" ")}`, log, rewindTo));
+      return chain;
+    };
   }
 
-  private async take(message: string, log: Pick<ChatLog, "append" | "newId">, apiIndex: number): Promise<void> {
+  private async take(message: string, log: Pick<ChatLog, "append" | "newId">, apiIndex: number | undefined): Promise<void> {
     let result: CheckpointResult;
     try {
       result = await this.options.store.save(this.shared.taskId, message);
@@ -97,7 +103,7 @@ export class TaskCheckpoints {
       role: "checkpoint",
       message,
       commit: result.commit,
-      ...(this.rewindable ? { apiIndex } : {}),
+      ...(this.rewindable && apiIndex !== undefined ? { apiIndex } : {}),
       ...(large.length > 0 ? { note: `Left out, over the size cap: ${named}.` } : {}),
     });
     if (result.kind === "saved") this.cleanUpOnce();

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -50,7 +50,7 @@ function setUp(checkpoints = TaskCheckpoints.create({ store })) {
 
 const call = (name: string, params: Record<string, string>): ToolUseBlock => ({ type: "tool_use", name, params, partial: false });
 
-describe("a checkpoint before each reply's edits", () => {
+describe("a checkpoint before each edit", () => {
   it("is taken once the edit is approved and before it writes, and shows in the chat", async () => {
     const { log, deps, checkpoints } = setUp();
     const result = await runToolCall(call("write_to_file", { path: "a.txt", content: "new\n" }), deps);
@@ -60,7 +60,7 @@ describe("a checkpoint before each reply's edits", () => {
     expect(log.snapshot()).toEqual([{ id: "m1", role: "checkpoint", message: "Before write_to_file a.txt", commit: "c0ffee1", apiIndex: 7 }]);
   });
 
-  it("is taken once per reply, however many edits it makes, and never for reads or rejected edits", async () => {
+  it("is taken before each edit of a reply, in order, only the first able to rewind the task; never for reads or rejected edits", async () => {
     const { log, deps } = setUp();
     await runToolCall(call("read_file", { path: "a.txt" }), deps);
     answer = { approved: false };
@@ -68,10 +68,14 @@ describe("a checkpoint before each reply's edits", () => {
     expect(saves).toEqual([]);
     answer = { approved: true };
     await runToolCall(call("write_to_file", { path: "a.txt", content: "one\n" }), deps);
-    await runToolCall(call("write_to_file", { path: "b.txt", content: "two\n" }), deps);
-    expect(saves.map((s) => s.message)).toEqual(["Before write_to_file a.txt"]);
-    expect(log.snapshot().filter((i) => i.role === "checkpoint")).toHaveLength(1);
-    expect(existsSync(join(cwd, "b.txt"))).toBe(true);
+    await runToolCall(call("write_to_file", { path: "a.txt", content: "two\n" }), deps);
+    expect(saves.map((s) => [s.message, s.fileThen])).toEqual([
+      ["Before write_to_file a.txt", "old\n"],
+      ["Before write_to_file a.txt", "one\n"],
+    ]);
+    const rows = log.snapshot().filter((i) => i.role === "checkpoint");
+    expect(rows.map((r) => r.role === "checkpoint" && r.apiIndex)).toEqual([7, undefined]);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("two\n");
   });
 
   it("a skipped checkpoint never holds the edit up, and its note shows once per task", async () => {
