@@ -139,7 +139,9 @@ describe("kiln run with a person at the terminal", () => {
       .map((a) => `'${a}'`)
       .join(" ");
     // `script` gives the CLI a real terminal, as a person running it has.
-    const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, OPENAI_API_KEY: "sk-tty", TERM: "dumb" } });
+    // History and checkpoints go to temp folders, never to the runner's home.
+    const state = { KILN_HISTORY_DIR: mkdtempSync(join(tmpdir(), "kiln-tty-history-")), KILN_CHECKPOINT_DIR: mkdtempSync(join(tmpdir(), "kiln-tty-checkpoints-")) };
+    const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, ...state, OPENAI_API_KEY: "sk-tty", TERM: "dumb" } });
     let output = "";
     const answered = new Set<string>();
     child.stdout.on("data", (d: Buffer) => {
