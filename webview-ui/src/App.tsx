@@ -35,24 +35,8 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
         <span className="provider" data-testid="provider">
           {state.provider ? `${state.provider.kind}${state.provider.model ? ` · ${state.provider.model}` : ""}` : "connecting…"}
         </span>
-        <button
-          className="icon-button mcp-tab"
-          title={view === "mcp" ? "Back to the chat" : "MCP servers"}
-          aria-pressed={view === "mcp"}
-          data-testid="mcp-tab"
-          onClick={() => mcp.show(view === "mcp" ? "chat" : "mcp")}
-        >
-          MCP
-        </button>
-        <button
-          className="icon-button history-tab"
-          title={view === "history" ? "Back to the chat" : "Task history"}
-          aria-pressed={view === "history"}
-          data-testid="history-tab"
-          onClick={() => mcp.show(view === "history" ? "chat" : "history")}
-        >
-          History
-        </button>
+        <ViewTab view="mcp" label="MCP" title="MCP servers" shown={view} store={mcp} />
+        <ViewTab view="history" label="History" title="Task history" shown={view} store={mcp} />
         <button className="icon-button" title="New task" onClick={() => send({ type: "chat/newTask" })}>
           New
         </button>
@@ -91,6 +75,16 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
         />
       </div>
     </div>
+  );
+}
+
+/** A header button that swaps the chat for another view, and back. */
+function ViewTab({ view, label, title, shown, store }: { view: "mcp" | "history"; label: string; title: string; shown: string; store: McpStore }) {
+  const active = shown === view;
+  return (
+    <button className={`icon-button ${view}-tab`} title={active ? "Back to the chat" : title} aria-pressed={active} data-testid={`${view}-tab`} onClick={() => store.show(active ? "chat" : view)}>
+      {label}
+    </button>
   );
 }
 
