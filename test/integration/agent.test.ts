@@ -252,7 +252,8 @@ describe("kiln run stops", () => {
 
   it("on Ctrl+C mid-stream, with nothing written", async () => {
     server.enqueue({ text: `Working on it. ${"thinking ".repeat(200)}<write_to_file><path>late.txt</path><content>x</content></write_to_file>`, chunkDelayMs: 20 });
-    const result = await kiln("openai", ["--approve", "all", "Slow task"], (child) => setTimeout(() => child.kill("SIGINT"), 600));
+    // Interrupted once the reply is streaming (its first words are out), however long the CLI took to start.
+    const result = await kiln("openai", ["--approve", "all", "Slow task"], (child) => child.stdout!.once("data", () => child.kill("SIGINT")));
     expect(result.code).toBe(3);
     expect(existsSync(join(workspace, "late.txt"))).toBe(false);
   });
