@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { ChatItem } from "../../shared/protocol/chat";
 import { mendInterrupted } from "../history/resume";
 import type { SavedTask } from "../history/types";
@@ -27,6 +28,12 @@ export interface TaskParts {
 }
 
 const TITLE_CHARS = 200;
+
+/** A reopened task keeps its place in history; a new one gets a sortable, file-name-safe id. */
+export function identityFor(saved: SavedTask | undefined, workspace: string): TaskIdentity {
+  if (saved) return { id: saved.entry.id, createdAt: saved.entry.createdAt, workspace: saved.entry.workspace };
+  return { id: `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`, createdAt: Date.now(), workspace };
+}
 
 /** The task as history saves it. */
 export function recordOf(parts: TaskParts): SavedTask {

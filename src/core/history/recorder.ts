@@ -3,10 +3,10 @@ import type { Logger } from "../ports";
 import type { HistoryStore } from "./HistoryStore";
 import type { SavedTask } from "./types";
 
-/** What the recorder needs of a task: its changes, and all of it as it is now. */
+/** What the recorder needs of a task: its changes, and all of it as it is now (undefined: not kept in history). */
 export interface Recordable {
   onDidChange: Event<{ type: string; status?: string }>;
-  saved(): SavedTask;
+  saved(): SavedTask | undefined;
 }
 
 /** Streamed tokens change the chat many times a second; saving waits for a pause this long. */
@@ -43,7 +43,7 @@ export class TaskRecorder implements Disposable {
     this.dirty = false;
     const snapshot = this.task.saved();
     // Nothing to keep until the user has said something.
-    if (snapshot.ui.length === 0) return this.saving;
+    if (!snapshot || snapshot.ui.length === 0) return this.saving;
     this.saving = this.saving.then(() =>
       this.store.save(snapshot).catch((err: unknown) => {
         this.dirty = true;

@@ -1,16 +1,10 @@
-import { randomBytes } from "node:crypto";
 import type { Task } from "../../core/agent/Task";
-import type { TaskIdentity } from "../../core/agent/taskRecord";
 import { HistoryStore } from "../../core/history/HistoryStore";
 import { TaskRecorder } from "../../core/history/recorder";
 import type { SavedTask } from "../../core/history/types";
 import { formatUsd } from "../../core/llm/models";
 import type { Logger } from "../../core/ports";
 import type { CliArgs } from "./args";
-
-export function newIdentity(workspace: string): TaskIdentity {
-  return { id: `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`, createdAt: Date.now(), workspace };
-}
 
 /** `kiln history`: the saved tasks, newest first, one per line (or as JSON). */
 export async function printHistory(args: CliArgs, out: (text: string) => void): Promise<number> {
@@ -44,6 +38,6 @@ export async function loadSaved(args: CliArgs): Promise<SavedTask> {
 /** Saves `task` to history while it runs; the returned flush saves what is left before exit. */
 export function recordTask(args: CliArgs, task: Task, logger: Logger): () => Promise<void> {
   if (!args.historyDir) return async () => {};
-  const recorder = new TaskRecorder({ onDidChange: task.onDidChange, saved: () => task.saved()! }, new HistoryStore(args.historyDir), logger);
+  const recorder = new TaskRecorder(task, new HistoryStore(args.historyDir), logger);
   return () => recorder.flush();
 }

@@ -21,7 +21,8 @@ import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
 import { TerminalApprovals } from "./terminalApprovals";
 import type { McpHub } from "../../core/mcp/McpHub";
 import { createCliHub, startMcpServers } from "./mcp";
-import { loadSaved, newIdentity, printHistory, recordTask } from "./history";
+import { loadSaved, printHistory, recordTask } from "./history";
+import { identityFor } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
 
@@ -92,7 +93,7 @@ function makeTask(args: CliArgs, mcp: McpHub | undefined, saved: SavedTask | und
     browser: () => createPuppeteerSession({ logger: stderrLogger }),
     checkpoints: cliCheckpoints(args, workspace, stderrLogger),
   });
-  const identity = saved ? { id: saved.entry.id, createdAt: saved.entry.createdAt, workspace: saved.entry.workspace } : newIdentity(workspace);
+  const identity = identityFor(saved, workspace);
   return new Task({ getProvider, logger: stderrLogger, toolbox, retry, identity, ...limits, ...(saved && { restored: saved }) });
 }
 

@@ -17,9 +17,9 @@ import type { Mode } from "../../core/modes/modes";
 import type { TaskChanges } from "../../core/edit/taskChanges";
 import type { ChatInputs } from "./chatInputs";
 import type { McpController, McpViewLink } from "./mcpController";
-import { newIdentity, type ChatHistory } from "./chatHistory";
+import type { ChatHistory } from "./chatHistory";
 import { openChatLink, runInOwnTerminal } from "./chatLinks";
-import type { TaskIdentity } from "../../core/agent/taskRecord";
+import { identityFor, type TaskIdentity } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import type { HistoryToHost } from "../../shared/protocol/history";
 import { isMcpMessage } from "../../shared/protocol/mcp";
@@ -302,7 +302,7 @@ export class ChatSession implements vscode.Disposable {
     // A reopened task goes on in the mode it was in.
     const mode = saved && prepared?.modes.find((m) => m.slug === saved.entry.mode);
     if (mode) prepared!.mode = mode;
-    this.identity = saved ? { id: saved.entry.id, createdAt: saved.entry.createdAt, workspace: saved.entry.workspace } : newIdentity();
+    this.identity = identityFor(saved, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "");
     const task = new Task({
       identity: this.identity,
       ...(saved && { restored: saved }),

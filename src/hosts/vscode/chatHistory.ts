@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { Task } from "../../core/agent/Task";
-import type { TaskIdentity } from "../../core/agent/taskRecord";
 import type { HistoryStore } from "../../core/history/HistoryStore";
 import { taskToMarkdown } from "../../core/history/markdown";
 import { TaskRecorder } from "../../core/history/recorder";
@@ -14,15 +12,6 @@ import type { HistoryToHost, HostToHistoryView } from "../../shared/protocol/his
 export interface HistoryChat {
   openSaved(saved: SavedTask): void;
   currentTaskId(): string | undefined;
-}
-
-/** A new task's place in history: a sortable, file-name-safe id, the time, the open folder. */
-export function newIdentity(): TaskIdentity {
-  return {
-    id: `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`,
-    createdAt: Date.now(),
-    workspace: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "",
-  };
 }
 
 /**
@@ -40,7 +29,7 @@ export class ChatHistory implements vscode.Disposable {
 
   /** Saves `task` as it runs; dispose (when the chat moves on) saves what is left. */
   record(task: Task): vscode.Disposable {
-    const recorder = new TaskRecorder({ onDidChange: task.onDidChange, saved: () => task.saved()! }, this.store, this.logger);
+    const recorder = new TaskRecorder(task, this.store, this.logger);
     const saved = task.onDidChange((event) => {
       if (event.type === "status" && event.status !== "running") void recorder.flush().then(() => this.changed.fire());
     });
