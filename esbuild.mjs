@@ -25,6 +25,8 @@ export function runtimeAssets() {
     [`@vscode/ripgrep-${process.platform}-${process.arch}/bin/${rg}`, `bin/${rg}`],
     ["web-tree-sitter/web-tree-sitter.wasm", "wasm/web-tree-sitter.wasm"],
     ...GRAMMARS.map((g) => [`@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`, `wasm/tree-sitter-${g}.wasm`]),
+    // The approval policy reads command lines with the bash grammar (src/core/approval/shell).
+    ["@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm", "wasm/tree-sitter-bash.wasm"],
   ];
 }
 

@@ -56,7 +56,8 @@ describe("kiln run with browser_action", () => {
       step(protocol, { action: "close" }),
       step(protocol, { result: "The button works." }, "attempt_completion"),
     );
-    const result = await kiln(kind, ["--protocol", protocol, "--approve", "read,browser", "Check the button"]);
+    // The fixture page is on 127.0.0.1: opening a local address needs the flag (or a person to ask).
+    const result = await kiln(kind, ["--protocol", protocol, "--approve", "read,browser", "--allow-private-urls", "Check the button"]);
     expect(result.stderr).not.toMatch(/kiln: /);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("✓ The button works.");
@@ -86,9 +87,19 @@ describe("kiln run with browser_action", () => {
   it("ends with the task even when the model leaves the browser open", async () => {
     model.enqueue(step("xml", { action: "launch", url: page.url }), step("xml", { result: "Left it open." }, "attempt_completion"));
     const started = Date.now();
-    const result = await kiln("anthropic", ["--protocol", "xml", "--approve", "browser", "Look"]);
+    const result = await kiln("anthropic", ["--protocol", "xml", "--approve", "browser", "--allow-private-urls", "Look"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("✓ Left it open.");
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it("does not open a local address with the browser auto-approved but no --allow-private-urls: there is no one to ask", async () => {
+    const before = model.requests.length;
+    model.enqueue(step("xml", { action: "launch", url: page.url }), step("xml", { result: "Could not open it." }, "attempt_completion"));
+    const result = await kiln("openai", ["--protocol", "xml", "--approve", "read,browser", "Check the page"]);
+    expect(result.stderr).not.toContain("[browser_action: done]");
+    const toModel = sent(model.requests[before + 1]!);
+    expect(toModel).toContain("loopback or private address");
+    expect(screenshots(model.requests[before + 1]!)).toEqual([]);
   });
 });

@@ -148,14 +148,37 @@ describe("server-everything over each transport", () => {
 });
 
 describe("stdio connections (fixture server)", () => {
-  it("passes the user's environment plus env, keeps stderr, answers roots, applies tool flags", async () => {
-    process.env.KILN_MCP_TEST_USER = "from-user";
+  it("gives a server the safe base, proxies, locale and its entry's env, never the user's other variables or secrets", async () => {
+    const set = { OPENROUTER_TOKEN: "sk-or-from-user", MY_LLM_SECRET: "from-user-secret", KILN_MCP_TEST_USER: "from-user", HTTPS_PROXY: "http://proxy.example:3128", no_proxy: "localhost", LANG: "de_DE.UTF-8", LC_API_TOKEN: "locale-named-secret" };
+    const before = Object.fromEntries(Object.keys(set).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, set);
+    try {
+      newHub();
+      await hub.update([fixtureServer("fx", { env: { KILN_MCP_TEST_CONFIG: "from-config", SERVICE_API_TOKEN: "declared-secret" } })]);
+      await connected("fx");
+      const seen = async (name: string) => (await hub.callTool("fx", "env", { name })).text;
+      for (const name of ["OPENROUTER_TOKEN", "MY_LLM_SECRET", "KILN_MCP_TEST_USER", "LC_API_TOKEN"]) expect(await seen(name), name).toBe("(unset)");
+      expect(await seen("KILN_MCP_TEST_CONFIG")).toBe("from-config");
+      expect(await seen("SERVICE_API_TOKEN")).toBe("declared-secret");
+      expect(await seen("HTTPS_PROXY")).toBe("http://proxy.example:3128");
+      expect(await seen("no_proxy")).toBe("localhost");
+      expect(await seen("LANG")).toBe("de_DE.UTF-8");
+      expect(await seen("PATH")).toBe(process.env.PATH);
+      expect(await seen("HOME")).toBe(process.env.HOME);
+    } finally {
+      for (const [name, value] of Object.entries(before)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  }, 30_000);
+
+  it("passes env, keeps stderr, answers roots, applies tool flags", async () => {
     newHub();
     await hub.update([
       fixtureServer("fx", { env: { KILN_MCP_TEST_CONFIG: "from-config" }, disabledTools: ["hang"], alwaysAllow: ["pid"] }),
     ]);
     const v = await connected("fx");
-    expect((await hub.callTool("fx", "env", { name: "KILN_MCP_TEST_USER" })).text).toBe("from-user");
     expect((await hub.callTool("fx", "env", { name: "KILN_MCP_TEST_CONFIG" })).text).toBe("from-config");
     expect((await hub.callTool("fx", "roots", {})).text).toBe(pathToFileURL(root).href);
     await hub.rootsChanged();

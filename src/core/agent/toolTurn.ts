@@ -1,3 +1,4 @@
+import { redactSecrets } from "../llm/redact";
 import type { LlmContent, LlmImage } from "../llm/types";
 import type { Approvals } from "../ports/approvals";
 import type { ToolUseBlock } from "../toolcall/types";
@@ -128,8 +129,10 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
       skipRest = `Skipped: ${block.name} came first and ended the turn.`;
       continue;
     }
-    log.updateTool(itemId, result.status, result.forModel);
-    report(result.forModel, result.status !== "done", result.status === "done" ? result.images : undefined);
+    // A command's output or an MCP result may hold a key (`env`, `cat .env`): the card shows what the model gets.
+    const forModel = redactSecrets(result.forModel);
+    log.updateTool(itemId, result.status, forModel);
+    report(forModel, result.status !== "done", result.status === "done" ? result.images : undefined);
     if (result.status === "denied") {
       skipRest = `Skipped: the user denied ${block.name} before this call.`;
       ctx.errors.count = 0;

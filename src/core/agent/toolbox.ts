@@ -80,6 +80,8 @@ export interface ToolboxOptions {
   readFileMaxLines?(): number | undefined;
   toolResultMaxChars?(): number | undefined;
   outputMaxChars?(): number | undefined;
+  /** Whether the browser may reach loopback and private addresses unasked; read per call. */
+  allowPrivateUrls?(): boolean;
   /** The user's rule files for a mode (core/rules/rulesPrompt.ts), read for each system prompt. */
   rules?(mode: string): Pick<RulesLoad, "rules" | "leftOut">;
   /** Checkpoints before edits; a subtask's toolbox gets a view that shares the task's id. */
@@ -142,6 +144,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         fuzzyThreshold: options.fuzzyThreshold?.(),
         readFileMaxLines: options.readFileMaxLines?.(),
         outputMaxChars: options.outputMaxChars?.(),
+        allowPrivateUrls: options.allowPrivateUrls?.() === true,
       },
       maxResultChars: options.toolResultMaxChars?.(),
       saveOverflow: options.saveOverflow,

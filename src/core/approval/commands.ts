@@ -1,199 +1,91 @@
 /**
- * Reading a shell command line well enough to judge it against prefix lists: split into the simple
- * commands a chain runs, find command substitution and output redirection. It is not a shell
- * parser; where it cannot tell, the answer is "ask", never "allow".
+ * Judging the simple commands of a parsed line (shell/analyze.ts) against the allowed and denied
+ * prefix lists. Prefixes match whole words of the command as the shell passes them, never the
+ * text as written: quotes, comments, newlines and here-documents cannot make one command look like
+ * another.
  */
+import { posix } from "node:path";
+import type { CommandAnalysis, ShellWord, SimpleCommand } from "./shell/analyze";
+import { baseName } from "./shell/options";
 
-export interface CommandPart {
-  /** The simple command as written, whitespace collapsed, grouping words (`(`, `{`, `then`…) dropped. */
+/** A command line read by the shell grammar, with what its path-like words reach (pathCheck.ts). */
+export interface AnalyzedCommand extends CommandAnalysis {
+  /** As the model wrote it. */
   text: string;
-  /** With quoted text blanked out: what the shell itself reads as syntax. */
-  bare: string;
 }
 
-export interface SplitCommand {
-  parts: CommandPart[];
-  /** `$(…)`, backticks, `<(…)` or `>(…)`: a command hidden inside another. */
-  substitution: boolean;
-  /** Why the line could not be read (an unclosed quote); then nothing is auto-approved. */
-  error?: string;
-}
-
-/** Words that open or close a group or a compound command; what follows them is the command that runs. */
-const GROUPING = new Set(["{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until"]);
-
-/**
- * Quoted text is blanked in `bare` so it is not read as syntax; whitespace stays, so `text` and
- * `bare` split into the same words.
- */
-function blank(c: string, closing: string): string {
-  return c === closing || /\s/.test(c) ? c : "_";
-}
-
-/** Splits on `&&`, `||`, `;`, `|`, `&`, newlines and subshell parentheses outside quotes. */
-export function splitCommand(command: string): SplitCommand {
-  const raw: { text: string; bare: string }[] = [];
-  let text = "";
-  let bare = "";
-  let quote: "'" | '"' | undefined;
-  let substitution = false;
-  const cut = () => {
-    raw.push({ text, bare });
-    text = "";
-    bare = "";
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    const next = command[i + 1];
-    if (quote === "'") {
-      text += c;
-      bare += blank(c, "'");
-      if (c === "'") quote = undefined;
-      continue;
-    }
-    if (c === "\\") {
-      // A backslash-newline continues the line; any other escaped character is plain text.
-      if (next === "\n") {
-        text += " ";
-        bare += " ";
-      } else if (next !== undefined) {
-        text += c + next;
-        bare += `_${blank(next, "")}`;
-      }
-      i++;
-      continue;
-    }
-    if (c === "`" || (c === "$" && next === "(")) substitution = true;
-    if (quote === '"') {
-      text += c;
-      bare += blank(c, '"');
-      if (c === '"') quote = undefined;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      quote = c;
-      text += c;
-      bare += c;
-      continue;
-    }
-    if ((c === "<" || c === ">") && next === "(") substitution = true;
-    // The character before, as the shell reads it: an escaped or quoted `>` is blanked in `bare`.
-    const previous = bare[bare.length - 1];
-    if (c === "&" && (next === "&" || (previous !== ">" && previous !== "<" && next !== ">"))) {
-      // `&&`, and `&` that sends a command to the background; `2>&1`, `&>` and `>&` are redirections.
-      if (next === "&") i++;
-      cut();
-      continue;
-    }
-    // `>|` is a redirection (overwrite even with noclobber), not a pipe.
-    if (c === "|" && previous !== ">") {
-      // `||`, `|` and `|&` (pipe with stderr) all end a command.
-      if (next === "|" || next === "&") i++;
-      cut();
-      continue;
-    }
-    if (c === ";" || c === "\n" || c === "\r") {
-      cut();
-      continue;
-    }
-    // Subshells, and the insides of substitutions (already marked), are commands of their own: the
-    // deny list must see `rm -rf x` in `(cd a; rm -rf x)` and in `echo $(rm -rf x)`.
-    if (c === "(" || c === ")" || c === "`") {
-      cut();
-      continue;
-    }
-    text += c;
-    bare += c;
-  }
-  cut();
-  const parts = raw.map(normalize).filter((p) => p.text !== "");
-  return quote ? { parts, substitution, error: `it has an unclosed ${quote === "'" ? "single" : "double"} quote` } : { parts, substitution };
-}
-
-function normalize(part: { text: string; bare: string }): CommandPart {
-  const words = part.text.trim().split(/\s+/).filter(Boolean);
-  const bareWords = part.bare.trim().split(/\s+/).filter(Boolean);
-  // Quoted words are blanked in `bare`, so a quoted "then" is not taken for the keyword.
-  let skip = 0;
-  while (skip < words.length && GROUPING.has(bareWords[skip]!)) skip++;
-  return { text: words.slice(skip).join(" "), bare: bareWords.slice(skip).join(" ") };
+/** The words of a command as the prefix lists see them: values where known, else as written. */
+export function wordsOf(command: SimpleCommand): string[] {
+  return [...command.assignments, ...command.words.map((w) => w.value ?? w.raw)];
 }
 
 /** Wrappers that run the command after them: for the deny list, `sudo rm -rf x` is still `rm -rf x`. */
-const WRAPPERS = new Set(["sudo", "doas", "command", "exec", "nice", "nohup", "time", "env", "builtin", "xargs", "timeout"]);
+const WRAPPERS = new Set(["sudo", "doas", "command", "exec", "nice", "nohup", "time", "env", "builtin", "xargs", "timeout", "stdbuf", "ionice", "watch", "chrt", "taskset", "setsid"]);
 
-/** The command a wrapper or a VAR=value runs, for matching against the deny list. */
-export function unwrapped(part: CommandPart): string {
-  const words = part.text.split(" ");
-  const bareWords = part.bare.split(" ");
+/**
+ * Every reading of the command the deny list must see: as written, with the command name's folder
+ * dropped (`/bin/rm`), and each tail after a leading wrapper or assignment (`sudo -u bob rm -rf x`
+ * hides `rm -rf x` behind an option value, so every tail is checked). The deny list thus never
+ * misses a wrapped command; the allow list never looks past a wrapper.
+ */
+export function denyReadings(command: SimpleCommand): string[][] {
+  const words = wordsOf(command);
+  const readings = [words];
+  const named = (list: string[]) => (list.length ? [[baseName(list[0]!), ...list.slice(1)]] : []);
+  readings.push(...named(words));
   let i = 0;
-  let wrapped = false;
-  for (; i < words.length; i++) {
-    const word = bareWords[i] ?? "";
-    // A wrapper's flags and numbers (`nice -n 5`, `timeout 10s`) belong to it, not to the command.
-    const wrapperArgument = wrapped && (/^-/.test(word) || /^\d+[smhd]?$/.test(word));
-    if (WRAPPERS.has(word)) wrapped = true;
-    else if (/^[A-Za-z_]\w*=/.test(word)) {
-      // A quoted value may hold spaces: `X="a b" rm -rf x` is one assignment before `rm`. Quote
-      // characters left in `bare` are the delimiters, so an odd count leaves the quote open.
-      let quotes = quoteCount(word);
-      while (quotes % 2 === 1 && i + 1 < words.length) quotes += quoteCount(bareWords[++i] ?? "");
-    } else if (!wrapperArgument) break;
+  while (i < words.length && (/^[A-Za-z_]\w*=/.test(words[i]!) || WRAPPERS.has(baseName(words[i]!)))) {
+    const wrapper = WRAPPERS.has(baseName(words[i]!));
+    i++;
+    if (!wrapper) {
+      readings.push(...named(words.slice(i)));
+      continue;
+    }
+    for (let j = i; j < words.length; j++) readings.push(...named(words.slice(j)));
   }
-  return words.slice(i).join(" ");
+  return readings;
 }
 
 /**
- * What follows each word after a leading wrapper: `sudo -u bob rm -rf x` hides `rm -rf x` behind an
- * option value that `unwrapped` cannot tell from a command without knowing each wrapper's options.
- * The deny list checks them all, so a wrapper never hides a denied command; an allow-list never does.
+ * Whether the prefix starts the command's words: every prefix word equal to the command's, the last
+ * one whole ("ls" is not "lsof") unless it ends in punctuation ("./scripts/", "git log --"). A path
+ * prefix matches only a path that stays under it once `..` is resolved: `./scripts/../x.sh` is not
+ * in `./scripts/`.
  */
-export function wrappedTails(part: CommandPart): string[] {
-  const words = part.text.split(" ");
-  const bareWords = part.bare.split(" ");
-  if (!WRAPPERS.has(bareWords[0] ?? "")) return [];
-  const tails: string[] = [];
-  for (let i = 1; i < words.length; i++) tails.push(words.slice(i).join(" "));
-  return tails;
-}
-
-function quoteCount(word: string): number {
-  return word.replace(/[^"']/g, "").length;
-}
-
-/** Files an output redirection may name that are not files on disk. */
-const HARMLESS_FILE = /^\/dev\/(null|stdout|stderr|tty)$/;
-
-/** The file an output redirection (`>`, `>>`, `>|`, `&>`, `2>`, `>&`) writes to, if any. */
-export function redirectTarget(part: CommandPart): string | undefined {
-  const pattern = /(?:&|\d*)>{1,2}(\||&)?\s*([^\s<>|&;]*)/g;
-  for (let match = pattern.exec(part.bare); match; match = pattern.exec(part.bare)) {
-    const target = match[2] ?? "";
-    if (target === "" || HARMLESS_FILE.test(target)) continue;
-    // `2>&1`, `>&2`, `>&-`: a descriptor copied or closed. `>& out` (no number) writes the file out.
-    if (match[1] === "&" && /^\d*-?$/.test(target)) continue;
-    // Show the target as written (quotes included), from the same place in the text.
-    const at = match.index + match[0].length - target.length;
-    return part.text.slice(at, at + target.length) || target;
+function startsWithPrefix(words: readonly string[], prefix: readonly string[], caseInsensitive: boolean): boolean {
+  if (prefix.length === 1 && prefix[0] === "*") return true;
+  if (prefix.length > words.length) return false;
+  const same = (a: string, b: string) => (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
+  for (let i = 0; i < prefix.length; i++) {
+    const want = prefix[i]!;
+    const have = words[i]!;
+    if (same(have, want)) continue;
+    if (i < prefix.length - 1 || !/\W$/.test(want)) return false;
+    if (want.includes("/")) {
+      if (!pathUnder(have, want)) return false;
+    } else if (!(caseInsensitive ? have.toLowerCase().startsWith(want.toLowerCase()) : have.startsWith(want))) return false;
   }
-  return undefined;
+  return true;
 }
 
-/** Whether `prefix` starts `text` at a word boundary: "ls" matches "ls -la", not "lsof". */
-function startsWithPrefix(text: string, prefix: string): boolean {
-  if (prefix === "*") return true;
-  if (!text.startsWith(prefix)) return false;
-  if (text.length === prefix.length) return true;
-  // A prefix that ends in punctuation ("./scripts/", "git log --") names a start, not a whole word.
-  return /\s/.test(text[prefix.length]!) || /\W$/.test(prefix);
+function pathUnder(path: string, folder: string): boolean {
+  const normal = (p: string) => posix.normalize(p).replace(/^\.\//, "");
+  const base = normal(folder);
+  const target = normal(path);
+  return target.startsWith(base.endsWith("/") ? base : `${base}/`) && !target.startsWith("../") && !target.includes("/../");
 }
 
-/** The longest prefix of the list that starts the text; "*" counts as the shortest. */
-export function longestPrefix(text: string, prefixes: readonly string[]): string | undefined {
+function prefixWords(raw: string): string[] {
+  return raw.trim().split(/\s+/).filter(Boolean);
+}
+
+/** The longest prefix of the list that starts one of the readings; "*" counts as the shortest. */
+export function longestPrefix(readings: readonly (readonly string[])[], prefixes: readonly string[], caseInsensitive = false): string | undefined {
   let best: string | undefined;
   for (const raw of prefixes) {
-    const prefix = raw.trim().split(/\s+/).join(" ");
-    if (prefix === "" || !startsWithPrefix(text, prefix)) continue;
+    const words = prefixWords(raw);
+    if (words.length === 0 || !readings.some((r) => startsWithPrefix(r, words, caseInsensitive))) continue;
+    const prefix = words.join(" ");
     if (best === undefined || prefixLength(prefix) > prefixLength(best)) best = prefix;
   }
   return best;
@@ -202,3 +94,38 @@ export function longestPrefix(text: string, prefixes: readonly string[]): string
 export function prefixLength(prefix: string | undefined): number {
   return prefix === undefined ? -1 : prefix === "*" ? 0 : prefix.length;
 }
+
+/** Files a redirection may name that are not files on disk. */
+const HARMLESS_FILE = /^\/dev\/(null|stdout|stderr|tty)$/;
+
+/** The file an output redirection writes to, as written; undefined when none does. */
+export function redirectTarget(command: SimpleCommand): string | undefined {
+  for (const redirect of command.redirects) {
+    if (!redirect.writes) continue;
+    const target = redirect.target;
+    if (target?.value !== undefined && HARMLESS_FILE.test(target.value)) continue;
+    return target?.raw ?? redirect.op;
+  }
+  return undefined;
+}
+
+/** Words a command reads or writes as files: its arguments, option values and redirection targets. */
+export function pathCandidates(command: SimpleCommand): ShellWord[] {
+  const found: ShellWord[] = [];
+  command.words.forEach((word, i) => {
+    const value = word.value;
+    if (value === undefined || value === "" || value === "-") return;
+    // The command name is a path only when written as one (`./x.sh`); `ls` is looked up in PATH.
+    if (i === 0 && !value.includes("/")) return;
+    const option = /^--?[A-Za-z][\w-]*=(.*)$/s.exec(value);
+    if (option) {
+      if (option[1]) found.push({ ...word, value: option[1] });
+      return;
+    }
+    if (!value.startsWith("-")) found.push(word);
+  });
+  for (const redirect of command.redirects) if ((redirect.reads || redirect.writes) && redirect.target) found.push(redirect.target);
+  return found;
+}
+
+export { HARMLESS_FILE };

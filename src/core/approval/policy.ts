@@ -1,6 +1,8 @@
 import { destructiveReason } from "../tools/commandSafety";
 import type { ApprovalCategory, ToolGroup } from "../tools/defineTool";
-import { longestPrefix, prefixLength, redirectTarget, splitCommand, unwrapped, wrappedTails, type CommandPart } from "./commands";
+import { denyReadings, longestPrefix, prefixLength, redirectTarget, wordsOf, type AnalyzedCommand } from "./commands";
+import { riskyOption } from "./shell/options";
+import type { SimpleCommand } from "./shell/analyze";
 import type { ApprovalState, AutoApproveSettings } from "./settings";
 
 /** A tool call as the policy sees it: what it is and what it touches, already resolved. */
@@ -13,8 +15,8 @@ export interface PolicyCall {
   paths: readonly { absolute: string; display: string; outsideWorkspace: boolean }[];
   /** Protected paths among them (Kiln's and the editor's configuration), as displayed. */
   protectedPaths: readonly string[];
-  /** The command line of execute_command. */
-  command?: string;
+  /** The command line of execute_command, read by the shell grammar (`analyzeCommand` and `checkCommandPaths`). */
+  command?: AnalyzedCommand;
   /** The tool insists on asking (it found something the policy may not know of). */
   alwaysAsk?: boolean;
   /** The tool's reason for insisting. */
@@ -77,7 +79,9 @@ function categoryGate(call: PolicyCall, settings: AutoApproveSettings): Decision
       // A command's folder outside the workspace has no switch of its own: it always asks.
       return outside.length ? ask(outsideReason("commands")) : ALLOW;
     case "browser":
-      return settings.browser ? ALLOW : ask();
+      // A file: URL is a read of that file: outside the workspace it needs reads outside approved too.
+      if (!settings.browser) return ask();
+      return outside.length && !settings.read.outside ? ask(outsideReason("pages opened")) : ALLOW;
     case "mcp":
       return settings.mcp || call.alwaysAllow ? ALLOW : ask();
     case "always":
@@ -96,41 +100,46 @@ function limits(settings: AutoApproveSettings, state: ApprovalState): Decision {
   return ALLOW;
 }
 
-type PartVerdict = { kind: "allowed"; wildcard: boolean } | { kind: "denied"; prefix: string } | { kind: "unlisted" };
+type Verdict = { kind: "allowed"; wildcard: boolean } | { kind: "denied"; prefix: string } | { kind: "unlisted" };
 
 /** Longest prefix wins between the lists; on a tie the deny list does. */
-function judgePart(part: CommandPart, execute: AutoApproveSettings["execute"]): PartVerdict {
-  const allowed = longestPrefix(part.text, execute.allowed);
-  // The deny list also sees past wrappers: `sudo rm -rf x` and `FOO=1 rm -rf x` are `rm -rf x`.
-  let denied: string | undefined;
-  for (const text of [part.text, unwrapped(part), ...wrappedTails(part)]) {
-    const match = longestPrefix(text, execute.denied);
-    if (prefixLength(match) > prefixLength(denied)) denied = match;
-  }
+function judgeSimple(command: SimpleCommand, execute: AutoApproveSettings["execute"]): Verdict {
+  const allowed = longestPrefix([wordsOf(command)], execute.allowed);
+  // The deny list also sees past wrappers, folders and case: `sudo rm -rf x`, `FOO=1 /bin/RM -rf x`.
+  const denied = longestPrefix(denyReadings(command), execute.denied, true);
   if (denied !== undefined && prefixLength(denied) >= prefixLength(allowed)) return { kind: "denied", prefix: denied };
   if (allowed !== undefined) return { kind: "allowed", wildcard: allowed === "*" };
   return { kind: "unlisted" };
 }
 
 /** The command's own verdict; the category switch is judged apart. */
-function judgeCommand(command: string, execute: AutoApproveSettings["execute"]): Decision {
-  const split = splitCommand(command);
-  const verdicts = split.parts.map((part) => ({ part, verdict: judgePart(part, execute) }));
+function judgeCommand(command: AnalyzedCommand, execute: AutoApproveSettings["execute"]): Decision {
+  const verdicts = command.commands.map((part) => ({ part, verdict: judgeSimple(part, execute) }));
   const denied = verdicts.find((v) => v.verdict.kind === "denied");
   const deniedWhy = denied?.verdict.kind === "denied" ? `\`${denied.part.text}\` matches the denied command prefix "${denied.verdict.prefix}".` : undefined;
   if (deniedWhy && execute.refuseDenied) return { kind: "deny", reason: `${deniedWhy} Denied commands are refused without asking.` };
-  if (split.error) return ask(`The command could not be read safely: ${split.error}.`);
-  if (split.substitution) return ask("The command runs another command inside it ($(…), backticks or <(…)), which is never auto-approved.");
-  const destructive = destructiveReason(command);
+  if (command.substitution) return ask("The command runs another command inside it ($(…), backticks or <(…)), which is never auto-approved.");
+  if (command.unreadable) return ask(`The command could not be read safely: ${command.unreadable}.`);
+  // With "*" allowed and nothing denied, any command runs as written: a construct Kiln does not
+  // judge can hide nothing more. With a deny list it could hide a denied command, so it asks.
+  const anything = verdicts.length > 0 && verdicts.every((v) => v.verdict.kind === "allowed" && v.verdict.wildcard) && execute.denied.length === 0;
+  if (command.unsafe.length && !anything) return ask(`The command could not be read safely: ${command.unsafe[0]}.`);
+  const destructive = destructiveReason(command.text);
   if (destructive) return ask(`This command is potentially destructive: ${destructive}.`);
   if (deniedWhy) return ask(deniedWhy);
-  if (split.parts.length === 0) return ask();
+  if (verdicts.length === 0) return ask();
   const unlisted = verdicts.find((v) => v.verdict.kind === "unlisted");
   if (unlisted) return ask(`\`${unlisted.part.text}\` is not on the allowed command list.`);
   for (const { part, verdict } of verdicts) {
-    // An allowed read-only command ("cat", "echo") writes files through a redirection; "*" allows that too.
-    const target = verdict.kind === "allowed" && !verdict.wildcard ? redirectTarget(part) : undefined;
+    // "*" allows any command as written; a prefix allows a tool to look, within the workspace.
+    if (verdict.kind !== "allowed" || verdict.wildcard) continue;
+    const target = redirectTarget(part);
     if (target) return ask(`\`${part.text}\` writes to ${target} by redirection, which the allowed prefix does not cover.`);
+    const [name, ...args] = part.words.map((w) => w.value ?? w.raw);
+    const risky = name === undefined ? undefined : riskyOption(name, args);
+    if (risky) return ask(`\`${part.text}\` uses \`${risky}\`, an option that can write files, run code or reach outside the workspace, which the allowed prefix does not cover.`);
+    if (part.pathProblem) return ask(`\`${part.text}\` reaches beyond what the allowed prefix covers: ${part.pathProblem}.`);
+    if (!part.words.every((w) => w.value !== undefined)) return ask(`\`${part.text}\` has words whose value Kiln cannot know before it runs.`);
   }
   return ALLOW;
 }

@@ -1,6 +1,6 @@
-import type { Browser, KeyInput, Page } from "puppeteer-core";
+import type { Browser, HTTPRequest, KeyInput, Page } from "puppeteer-core";
 import type { Logger } from "../ports";
-import { BrowserError, type BrowserInput, type BrowserSession, type BrowserSnapshot, type Viewport } from "../ports/browser";
+import { BrowserError, type BrowserInput, type BrowserSession, type BrowserSnapshot, type NavigationCheck, type Viewport } from "../ports/browser";
 import { findChrome, type FindChromeEnv } from "./findChrome";
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 900, height: 600 };
@@ -42,6 +42,8 @@ export class PuppeteerBrowserSession implements BrowserSession {
   private logs: string[] = [];
   private dropped = 0;
   private size: Viewport;
+  /** Judges every request of the page (navigations, redirects, subresources); set at each launch. */
+  private guard: NavigationCheck | undefined;
 
   constructor(private readonly options: PuppeteerSessionOptions = {}) {
     this.size = { ...(options.viewport ?? DEFAULT_VIEWPORT) };
@@ -55,12 +57,15 @@ export class PuppeteerBrowserSession implements BrowserSession {
     return { ...this.size };
   }
 
-  async launch(url: string, signal?: AbortSignal): Promise<BrowserSnapshot> {
+  async launch(url: string, signal?: AbortSignal, guard?: NavigationCheck): Promise<BrowserSnapshot> {
+    this.guard = guard;
     const page = this.page ?? (await (this.starting ??= this.start(signal).finally(() => (this.starting = undefined))));
     try {
       await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS, signal });
     } catch (err) {
       cancelled(signal);
+      const blocked = this.blocked.get(url) ?? [...this.blocked.values()].at(-1);
+      if (blocked) throw new BrowserError(`could not open ${url}: Kiln blocked it: ${blocked}.`);
       // A slow page is still worth a look; a refused connection or a bad address is not.
       if (!isTimeout(err)) throw new BrowserError(`could not open ${url}: ${message(err)}${/ERR_CONNECTION_REFUSED/.test(message(err)) ? " (is the server running?)" : ""}`);
       this.log(`[kiln] the page did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s`);
@@ -104,6 +109,7 @@ export class PuppeteerBrowserSession implements BrowserSession {
   }
 
   async close(): Promise<void> {
+    this.blocked.clear();
     const browser = this.browser;
     this.browser = undefined;
     this.page = undefined;
@@ -153,6 +159,8 @@ export class PuppeteerBrowserSession implements BrowserSession {
       throw new BrowserError("the task ended while the browser was starting.");
     }
     const page = (await browser.pages())[0] ?? (await browser.newPage());
+    await page.setRequestInterception(true);
+    page.on("request", (request) => void this.judge(request));
     page.on("console", (m) => this.log(`[${m.type()}] ${m.text()}`));
     page.on("pageerror", (err) => this.log(`[page error] ${message(err)}`));
     page.on("requestfailed", (request) => {
@@ -169,6 +177,29 @@ export class PuppeteerBrowserSession implements BrowserSession {
     this.browser = browser;
     this.page = page;
     return page;
+  }
+
+  /** Requests the guard refused since the last launch, by URL, with the reason (for the launch's error). */
+  private readonly blocked = new Map<string, string>();
+
+  private async judge(request: HTTPRequest): Promise<void> {
+    // Intercepted requests wait until continued or aborted; one that was already handled is left alone.
+    if (request.isInterceptResolutionHandled()) return;
+    let reason: string | undefined;
+    try {
+      reason = this.guard ? await this.guard(request.url()) : undefined;
+    } catch (err) {
+      reason = `it could not be checked (${message(err)})`;
+    }
+    try {
+      if (reason) {
+        this.blocked.set(request.url(), reason);
+        this.log(`[blocked by Kiln] ${request.url().slice(0, 200)}: ${reason}`);
+        await request.abort("blockedbyclient");
+      } else await request.continue();
+    } catch {
+      // The page navigated away or closed while the check ran: nothing is waiting for this request.
+    }
   }
 
   private log(line: string): void {

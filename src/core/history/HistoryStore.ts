@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { lock } from "proper-lockfile";
 import type { z } from "zod";
+import { redactDeep } from "../llm/redact";
 import { NodeFileSystem } from "../ports/nodeFileSystem";
 import { ApiMessagesSchema, HistoryEntrySchema, IndexSchema, MetadataSchema, ResumeStateSchema, UiMessagesSchema, type HistoryEntry, type HistoryIndex, type SavedTask } from "./types";
 
@@ -40,7 +41,9 @@ export class HistoryStore {
   }
 
   /** Saves the task's files, then its line in the index. */
-  async save(task: SavedTask): Promise<void> {
+  async save(saved: SavedTask): Promise<void> {
+    // History files outlive the task and get shared or synced: a key that reached the chat stays out of them.
+    const task = redactDeep(saved);
     const entry = HistoryEntrySchema.parse(task.entry);
     if (this.deleted.has(entry.id)) return;
     const folder = this.folderOf(entry.id);

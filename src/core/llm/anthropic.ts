@@ -3,6 +3,7 @@ import type { LlmRequest, Provider, StreamEvent } from "./types";
 import { toAnthropicMessages, toAnthropicTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
 import { withCacheMarks } from "./promptCache";
+import { redactDeep, redactSecrets } from "./redact";
 
 const DEFAULT_MAX_TOKENS = 8192;
 
@@ -25,7 +26,9 @@ export class AnthropicProvider implements Provider {
     let cacheWriteTokens = 0;
     let complete = false;
     try {
-      const { system, tools, messages } = withCacheMarks(request.system, request.tools?.length ? toAnthropicTools(request.tools) : undefined, toAnthropicMessages(request.messages));
+      // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
+      const sent = { system: redactSecrets(request.system), messages: redactDeep(request.messages) };
+      const { system, tools, messages } = withCacheMarks(sent.system, request.tools?.length ? toAnthropicTools(request.tools) : undefined, toAnthropicMessages(sent.messages));
       const stream = await this.client.messages.create(
         {
           model: this.model,

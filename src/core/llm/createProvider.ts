@@ -1,12 +1,15 @@
 import { AnthropicProvider } from "./anthropic";
 import { ProviderError } from "./errors";
 import { OpenAiProvider } from "./openai";
+import { registerSecret } from "./redact";
 import { DEFAULT_MODELS, type Provider, type ProviderConfig } from "./types";
 
 const KEY_HINT = 'Run "Kiln: Set API Key" (or set the key in the environment) and retry.';
 
 /** Builds the provider for the current settings, or says exactly which setting is missing. */
 export function createProvider(config: ProviderConfig): Provider {
+  // Every key in use passes here, whichever host read it: from now on it is cut out of what leaves Kiln.
+  registerSecret(config.apiKey);
   const model = config.model.trim() || DEFAULT_MODELS[config.kind];
   const baseUrl = config.baseUrl.trim();
   if (baseUrl && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {

@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ChatError, ErrorKind } from "../../shared/protocol/chat";
+import { redactSecrets } from "./redact";
 
 /** A provider failure carrying a message the user can act on. */
 export class ProviderError extends Error {
@@ -10,7 +11,8 @@ export class ProviderError extends Error {
     readonly status?: number,
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    // A server or proxy may echo the request's Authorization header; the message goes to the chat, logs and history.
+    super(redactSecrets(message));
     this.name = "ProviderError";
   }
 

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { LlmRequest, Provider, ProviderKind, StreamEvent } from "./types";
 import { toOpenAiMessages, toOpenAiTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
+import { redactDeep, redactSecrets } from "./redact";
 
 /** OpenAI and every OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter…) share this. */
 export class OpenAiProvider implements Provider {
@@ -27,7 +28,8 @@ export class OpenAiProvider implements Provider {
           stream: true,
           stream_options: { include_usage: true },
           max_completion_tokens: request.maxTokens,
-          messages: toOpenAiMessages(request.system, request.messages),
+          // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
+          messages: toOpenAiMessages(redactSecrets(request.system), redactDeep(request.messages)),
           ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
         },
         { signal: request.signal },

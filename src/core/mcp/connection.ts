@@ -14,6 +14,7 @@ import {
 import type { Logger } from "../ports";
 import { clientCapabilities, installRequestHandlers } from "./clientRequests";
 import { cap } from "./format";
+import { stdioServerEnv } from "./serverEnv";
 import type { McpClientRequests } from "./requests";
 import type { McpServerConfig, McpServerState, McpServerView, McpToolInfo } from "./types";
 
@@ -229,10 +230,7 @@ export class McpConnection {
       args = ["/d", "/s", "/c", command, ...args];
       command = process.env.ComSpec ?? "cmd.exe";
     }
-    const env: Record<string, string> = {};
-    // The user's whole environment (PATH, proxies, tokens), not the SDK's minimal default set.
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, c.env);
+    const env = stdioServerEnv(c.env);
     const transport = new StdioClientTransport({ command, args, env, stderr: "pipe", ...(c.cwd && { cwd: c.cwd }) });
     // Available before start(); stderr is only logged, never treated as failure.
     transport.stderr?.on("data", (chunk: unknown) => this.onStderr(chunk));

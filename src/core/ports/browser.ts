@@ -34,13 +34,19 @@ export interface BrowserSession {
   readonly isOpen: boolean;
   /** The viewport that coordinates are checked against (the default until a resize). */
   readonly viewport: Viewport;
-  /** Starts the browser if needed and opens `url`. `signal` (the task's) cuts the waiting short. */
-  launch(url: string, signal?: AbortSignal): Promise<BrowserSnapshot>;
+  /**
+   * Starts the browser if needed and opens `url`. `signal` (the task's) cuts the waiting short.
+   * `guard` judges every request the page makes from then on (redirects and subresources too).
+   */
+  launch(url: string, signal?: AbortSignal, guard?: NavigationCheck): Promise<BrowserSnapshot>;
   act(input: BrowserInput, signal?: AbortSignal): Promise<BrowserSnapshot>;
   close(): Promise<void>;
   /** Closes the browser if it is open; never throws. */
   dispose(): Promise<void>;
 }
+
+/** Why the browser may not load a URL, or undefined when it may. */
+export type NavigationCheck = (url: string) => Promise<string | undefined>;
 
 /** Makes a session per task (a subtask gets its own), so each can be closed with its task. */
 export type BrowserSessionFactory = () => BrowserSession;

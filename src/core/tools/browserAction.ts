@@ -1,5 +1,7 @@
 import { BrowserError, type BrowserInput, type BrowserSnapshot, type Viewport } from "../ports/browser";
 import { defineTool, type ToolOutcome } from "./defineTool";
+import { filePathOf, isLocalHostName, NavigationGuard } from "../browser/navigationGuard";
+import { ignoreRulesOf } from "../workspace/ignore";
 import { p } from "./params";
 
 export const BROWSER_ACTIONS = ["launch", "click", "hover", "type", "press", "scroll_down", "scroll_up", "resize", "screenshot", "close"] as const;
@@ -163,7 +165,12 @@ export const browserActionTool = defineTool({
     size: p.string("For resize: WIDTHxHEIGHT in pixels, e.g. 1280x800", { optional: true }),
   },
   approval(args) {
-    return { summary: summary(args), paths: [] };
+    if (args.action !== "launch" || !args.url) return { summary: summary(args), paths: [] };
+    // A file is a path, checked as the file tools check theirs; a local address asks (see the pipeline).
+    const url = normalizeUrl(args.url);
+    const file = url.ok ? filePathOf(url.url) : undefined;
+    const host = url.ok && !file ? new URL(url.url).hostname : undefined;
+    return { summary: summary(args), paths: file ? [file] : [], ...(host && isLocalHostName(host) && { privateHost: host }) };
   },
   async execute(args, context) {
     const session = context.browser;
@@ -180,7 +187,8 @@ export const browserActionTool = defineTool({
         if (!args.url?.trim()) return error("launch needs <url>, the page to open, e.g. <url>http://localhost:3000</url>.");
         const url = normalizeUrl(args.url);
         if (!url.ok) return error(url.error);
-        shot = await session.launch(url.url, context.signal);
+        const guard = new NavigationGuard({ cwd: context.cwd, ignore: ignoreRulesOf(context), allowPrivate: context.allowPrivateUrls === true, launched: url.url });
+        shot = await session.launch(url.url, context.signal, (target) => guard.check(target));
       } else {
         if (!session.isOpen) return error(`the browser is not open, so ${action} cannot run. Launch it first: action launch with a url.`);
         const input = toInput(action, args, session.viewport);

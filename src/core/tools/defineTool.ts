@@ -45,6 +45,8 @@ export interface ToolContext {
   terminal?: import("../ports/terminal").Terminal;
   /** The task's browser for browser_action; absent where the host offers none. */
   browser?: import("../ports/browser").BrowserSession;
+  /** kiln.mentions.allowPrivateUrls / --allow-private-urls: the browser may reach loopback and private addresses unasked. */
+  allowPrivateUrls?: boolean;
 }
 
 export interface Suggestion {
@@ -73,6 +75,8 @@ export interface ApprovalInfo {
   category?: ApprovalCategory;
   /** The MCP tool called: the user may have allowed it one by one (alwaysAllow in mcp.json). */
   mcpTool?: { server: string; tool: string };
+  /** A loopback or private host the call reaches (browser_action): it asks unless the user allowed those. */
+  privateHost?: string;
 }
 
 export interface ToolDefinition<S extends ParamSpecs = ParamSpecs> {

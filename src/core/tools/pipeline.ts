@@ -5,9 +5,11 @@ import type { AnyTool, ApprovalCategory, ApprovalInfo, ImageData, ToolContext, T
 import { TOOL_RESULT_MAX_CHARS } from "./limits";
 import { coerceArgs } from "./params";
 import { resolvePath, resolveRealPath, type ResolvedPath } from "./paths";
-import { ignoreRulesOf } from "../workspace/ignore";
+import { ignoreRulesOf, type IgnoreRules } from "../workspace/ignore";
 import type { ToolRegistry } from "./registry";
 import { decide, type Decision, type PolicyCall } from "../approval/policy";
+import type { AnalyzedCommand } from "../approval/commands";
+import { readCommand } from "../approval/shell";
 import { settingsFromGroups, type ApprovalState, type AutoApproveSettings } from "../approval/settings";
 
 /** The group shape of auto-approval, still accepted (tests, simple callers) and read as settings. */
@@ -82,11 +84,32 @@ function denied(toolName: string, feedback: string | undefined): ToolCallResult 
   };
 }
 
-/** Kiln's own configuration and the editor's: a change there always asks, whatever is auto-approved. */
-const PROTECTED = [/^\.kilocode(\/|$)/, /^\.kilocodemodes$/, /^\.kilocodeignore$/, /^\.vscode(\/|$)/, /(^|\/)AGENTS\.md$/, /\.code-workspace$/];
+/**
+ * Kiln's own configuration and the editor's, and the files that decide what tools and allowed
+ * commands run (git hooks and config, npm scripts and registries, make targets, direnv): a change
+ * there always asks, whatever is auto-approved. Case-insensitive: on macOS and Windows
+ * `.KILOCODE/mcp.json` is `.kilocode/mcp.json`.
+ */
+const PROTECTED = [
+  /^\.kilocode(\/|$)/i,
+  /^\.kilocodemodes$/i,
+  /^\.kilocodeignore$/i,
+  /^\.vscode(\/|$)/i,
+  /(^|\/)AGENTS\.md$/i,
+  /\.code-workspace$/i,
+  /(^|\/)\.git(\/|$)/i,
+  /(^|\/)\.husky(\/|$)/i,
+  /(^|\/)package\.json$/i,
+  /(^|\/)\.npmrc$/i,
+  /(^|\/)\.yarnrc(\.yml)?$/i,
+  /(^|\/)(gnu)?makefile$/i,
+  /(^|\/)\.envrc$/i,
+];
 
+/** Protected as given or where its links lead: `cfg_link/mcp.json` with `cfg_link -> .kilocode` is. */
 function isProtected(path: ResolvedPath): boolean {
-  return !path.outsideWorkspace && PROTECTED.some((pattern) => pattern.test(path.display));
+  if (path.outsideWorkspace) return false;
+  return [path.display, path.real?.display].some((shown) => shown !== undefined && PROTECTED.some((pattern) => pattern.test(shown)));
 }
 
 function fail(message: string): ToolCallResult {
@@ -104,11 +127,16 @@ export function isUnattendedRead(block: ToolUseBlock, deps: PipelineDeps): boole
   if (!coerced.ok) return false;
   const approval = tool.approval?.(coerced.args);
   const paths = (approval?.paths ?? []).map((path) => resolvePath(deps.context.cwd, path));
-  return decide(policyCall(tool, coerced.args, approval, paths, deps), toSettings(deps.autoApprove), stateOf(deps)).kind === "allow";
+  return decide(policyCall(tool, approval, paths, deps), toSettings(deps.autoApprove), stateOf(deps)).kind === "allow";
 }
 
 /** The policy's view of a call: resolved paths, protected ones, and the command of a command tool. */
-function policyCall(tool: AnyTool, args: Record<string, unknown>, approval: ApprovalInfo | undefined, paths: readonly ResolvedPath[], deps: PipelineDeps, details: ApprovalDetails = {}): PolicyCall {
+function policyCall(tool: AnyTool, approval: ApprovalInfo | undefined, paths: readonly ResolvedPath[], deps: PipelineDeps, details: ApprovalDetails = {}, command?: AnalyzedCommand): PolicyCall {
+  // The browser reaches the machine's own services and the LAN only when the user says so, each time or in settings.
+  const privateHost =
+    approval?.privateHost && !deps.context.allowPrivateUrls
+      ? `${approval.privateHost} is a loopback or private address; opening it is not auto-approved (kiln.mentions.allowPrivateUrls allows it).`
+      : undefined;
   return {
     tool: tool.name,
     group: tool.group,
@@ -116,11 +144,23 @@ function policyCall(tool: AnyTool, args: Record<string, unknown>, approval: Appr
     paths: paths.map((p) => ({ ...p, outsideWorkspace: isOutside(p, tool.group, deps) })),
     // Reading Kiln's configuration changes nothing: protection guards what changes files.
     protectedPaths: tool.group === "read" ? [] : paths.filter((p) => isProtected(p)).map((p) => p.display),
-    ...(tool.group === "command" && typeof args.command === "string" ? { command: args.command } : {}),
-    ...(details.alwaysAsk ? { alwaysAsk: true } : {}),
-    ...(details.reason ? { reason: details.reason } : {}),
+    ...(command && { command }),
+    ...(details.alwaysAsk || privateHost ? { alwaysAsk: true } : {}),
+    ...(details.reason || privateHost ? { reason: details.reason ?? privateHost } : {}),
     ...(approval?.mcpTool && mcpAlwaysAllowed(approval.mcpTool, deps) ? { alwaysAllow: true } : {}),
   };
+}
+
+/** The command line read by the shell grammar, each path it names checked as the file tools check theirs. */
+function commandOf(text: string, deps: PipelineDeps): Promise<AnalyzedCommand> {
+  const cwd = deps.context.cwd;
+  const rules = ignoreRulesOf(deps.context);
+  return readCommand(text, cwd, async (absolute, written) => {
+    const resolved = await resolveRealPath(cwd, absolute);
+    if (resolved.outsideWorkspace) return `\`${written}\` is outside the workspace`;
+    if (rules.isHiddenFromAgent(resolved.absolute)) return `\`${written}\` is hidden from Kiln by .kilocodeignore`;
+    return undefined;
+  });
 }
 
 function mcpAlwaysAllowed(call: { server: string; tool: string }, deps: PipelineDeps): boolean {
@@ -141,6 +181,56 @@ function isOutside(path: ResolvedPath, group: ToolGroup, deps: PipelineDeps): bo
   return path.outsideWorkspace && !(group === "read" && deps.ownFiles?.has(path.absolute));
 }
 
+/** Hidden by .kilocodeignore as given or where its links lead (rules a host gave may not follow links). */
+function isHidden(path: ResolvedPath, rules: IgnoreRules): boolean {
+  if (path.outsideWorkspace) return false;
+  return rules.isHiddenFromAgent(path.absolute) || (path.real !== undefined && path.real.absolute !== path.absolute && rules.isHiddenFromAgent(path.real.absolute));
+}
+
+/**
+ * A reviewed tool reads its file to work out the change before it asks, and its answer (a block
+ * that does not apply, a count of matches, a line count, a missing file) tells the model about the
+ * file. Outside the workspace that reading needs its own yes, unless the policy would allow the call
+ * anyway: refused, the tool never runs and the model learns nothing of the path.
+ */
+async function askBeforeReading(block: ToolUseBlock, tool: AnyTool, approval: ApprovalInfo, paths: readonly ResolvedPath[], deps: PipelineDeps): Promise<ToolCallResult | undefined> {
+  const call = policyCall(tool, approval, paths, deps);
+  const outside = call.paths.filter((p) => p.outsideWorkspace).map((p) => p.display);
+  if (outside.length === 0) return undefined;
+  const verdict = decide(call, toSettings(deps.autoApprove), stateOf(deps));
+  if (verdict.kind === "allow") return undefined;
+  if (verdict.kind === "deny") return refused(tool.name, verdict.reason);
+  deps.onPhase?.("waiting");
+  const decision = await deps.approvals.request({
+    tool: tool.name,
+    group: tool.group,
+    summary: approval.summary,
+    params: block.params,
+    paths: paths.map((p) => p.absolute),
+    outsideWorkspace: true,
+    protectedPaths: [...call.protectedPaths],
+    ...(approval.category ? { category: approval.category } : {}),
+    reason: `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the workspace; Kiln has to read ${outside.length === 1 ? "it" : "them"} to prepare the change.`,
+  });
+  if (!decision.approved) return denied(tool.name, decision.feedback);
+  deps.onPhase?.("running");
+  // The user may have taken a while: the tool reads next, so what the paths lead to is checked again.
+  const moved = await movedSinceCheck(paths, deps);
+  return moved ? fail(moved) : undefined;
+}
+
+/** Why the call may no longer go ahead when a path leads somewhere else than when it was checked; undefined when none does. */
+async function movedSinceCheck(paths: readonly ResolvedPath[], deps: PipelineDeps): Promise<string | undefined> {
+  const rules = ignoreRulesOf(deps.context);
+  for (const checked of paths) {
+    const now = await resolveRealPath(deps.context.cwd, checked.absolute);
+    if (now.outsideWorkspace === checked.outsideWorkspace && now.real?.absolute === checked.real?.absolute) continue;
+    const where = now.outsideWorkspace ? `${now.real?.absolute ?? now.absolute}, outside the workspace` : isHidden(now, rules) ? `${now.real?.display ?? now.display}, hidden from Kiln by .kilocodeignore` : isProtected(now) ? `${now.real?.display ?? now.display}, a protected file` : now.real?.display ?? now.display;
+    return `${checked.display} changed after Kiln checked it: it now leads to ${where} (a link was made or changed). Nothing was read or changed; check the path with list_files and ask the user if it should be used.`;
+  }
+  return undefined;
+}
+
 /** validate -> mode check -> approval -> execute -> result for the model. The same for every tool. */
 export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Promise<ToolCallResult> {
   if (block.error) return fail(block.error);
@@ -153,25 +243,33 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   if (!coerced.ok) return fail(`${block.name} was called with invalid parameters:\n- ${coerced.errors.join("\n- ")}`);
   const approval = tool.approval?.(coerced.args);
   const paths = await Promise.all((approval?.paths ?? []).map((path) => resolveRealPath(deps.context.cwd, path)));
-  const mode = checkMode(deps.mode, tool.group, tool.name, paths.map((p) => p.display));
+  // A mode's file pattern holds for where a link leads too: `plan.md -> src/app.ts` is no Markdown file.
+  const modePaths = paths.flatMap((p) => (p.real && !p.outsideWorkspace && p.real.display !== p.display ? [p.display, p.real.display] : [p.display]));
+  const mode = checkMode(deps.mode, tool.group, tool.name, modePaths);
   if (!mode.ok) {
-    const able = (deps.modes ?? []).filter((m) => checkMode(m, tool.group, tool.name, paths.map((p) => p.display)).ok).map((m) => m.slug);
+    const able = (deps.modes ?? []).filter((m) => checkMode(m, tool.group, tool.name, modePaths).ok).map((m) => m.slug);
     const elsewhere = able.length ? ` Modes that may: ${able.join(", ")} (switch_mode, or new_task for a subtask).` : "";
     return fail(`${mode.reason}${elsewhere} Tools available in this mode: ${available.join(", ")}.`);
   }
 
   const rules = ignoreRulesOf(deps.context);
-  const hidden = paths.filter((p) => !p.outsideWorkspace && rules.isHiddenFromAgent(p.absolute));
+  const hidden = paths.filter((p) => isHidden(p, rules));
   if (hidden.length > 0) {
     return fail(`${hidden.map((p) => p.display).join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden from Kiln by .kilocodeignore; leave ${hidden.length === 1 ? "it" : "them"} alone or ask the user.`);
   }
+  if (approval?.reviewed) {
+    const early = await askBeforeReading(block, tool, approval, paths, deps);
+    if (early) return early;
+  }
   let asked: Promise<ApprovalDecision> | undefined;
   let refusal: string | undefined;
+  let moved: string | undefined;
   // One decision per call, however often the tool asks (an edit asks when its diff is ready).
   const approve = (details: ApprovalDetails = {}): Promise<ApprovalDecision> => {
     asked ??= (async () => {
       if (!approval) return { approved: true } as const;
-      const call = policyCall(tool, coerced.args, approval, paths, deps, details);
+      const command = tool.group === "command" && typeof coerced.args.command === "string" ? await commandOf(coerced.args.command, deps) : undefined;
+      const call = policyCall(tool, approval, paths, deps, details, command);
       const verdict: Decision = decide(call, toSettings(deps.autoApprove), stateOf(deps));
       if (verdict.kind === "allow") {
         if (deps.approvalTally) deps.approvalTally.autoApproved++;
@@ -197,14 +295,20 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
       if (decision.approved) deps.onPhase?.("running");
       return decision;
     })().then(async (decision) => {
+      if (!decision.approved) return decision;
+      // The last moment before the tool reads or writes: a link swapped since the check (while the
+      // user looked at the diff, say) must not carry the call somewhere else.
+      moved = await movedSinceCheck(paths, deps);
+      if (moved) return { approved: false } as const;
       // After the yes and before the write: a rejected edit takes no checkpoint.
-      if (decision.approved && tool.group === "edit") await deps.beforeEdit?.(tool.name, paths.map((p) => p.display));
+      if (tool.group === "edit") await deps.beforeEdit?.(tool.name, paths.map((p) => p.display));
       return decision;
     });
     return asked;
   };
   if (!approval?.reviewed) {
     const decision = await approve();
+    if (moved) return fail(moved);
     if (refusal) return refused(tool.name, refusal);
     if (!decision.approved) return denied(tool.name, decision.feedback);
   }
@@ -215,7 +319,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   } catch (err) {
     return fail(`${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (outcome.kind === "denied") return refusal ? refused(tool.name, refusal) : denied(tool.name, outcome.feedback);
+  if (outcome.kind === "denied") return moved ? fail(moved) : refusal ? refused(tool.name, refusal) : denied(tool.name, outcome.feedback);
   if (outcome.kind !== "result") return { status: "done", outcome, forModel: "" };
   const isError = outcome.text.startsWith("Error:");
   const text = await cap(tool.name, outcome.text, deps);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { ensureExecutable, findAsset } from "./bundledAssets";
 
 const BINARY = process.platform === "win32" ? "rg.exe" : "rg";
@@ -31,6 +32,28 @@ export interface RgRun {
   stderr: string;
   /** Stopped by `onMessage` returning false or by the signal, before rg finished. */
   stopped: boolean;
+  /** Stopped because rg waited to open a FIFO (see waitsOnFifo), with what it had found by then. */
+  stuckOnFifo: boolean;
+}
+
+/** How often rg is checked for a FIFO it waits on, and how many checks in a row make it stuck. */
+const FIFO_CHECK_MS = 500;
+const FIFO_CHECKS = 2;
+
+/**
+ * rg skips FIFOs, devices and sockets as it walks, but it opens every .gitignore, .ignore and
+ * .rgignore it meets to read its rules, and opening a FIFO waits until someone writes to it: forever.
+ * On Linux the kernel says so: a thread's wchan is "wait_for_partner" (or "fifo_open" where the compiler
+ * inlined it). Elsewhere this finds nothing.
+ */
+const FIFO_OPEN_WAIT = /^(?:wait_for_partner|fifo_open)$/;
+
+function waitsOnFifo(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((tid) => FIFO_OPEN_WAIT.test(readFileSync(`/proc/${pid}/task/${tid}/wchan`, "utf8").trim()));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -41,6 +64,7 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
   return new Promise((resolve, reject) => {
     const child = spawn(rg, ["--json", ...args], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stopped = false;
+    let stuckOnFifo = false;
     let pending = "";
     let stderr = "";
     let failure: Error | undefined;
@@ -51,6 +75,16 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
     };
     const onAbort = () => stop();
     options.signal.addEventListener("abort", onAbort, { once: true });
+    let sightings = 0;
+    const fifoWatch =
+      process.platform === "linux" && child.pid !== undefined
+        ? setInterval(() => {
+            sightings = waitsOnFifo(child.pid!) ? sightings + 1 : 0;
+            if (sightings < FIFO_CHECKS) return;
+            stuckOnFifo = true;
+            stop();
+          }, FIFO_CHECK_MS)
+        : undefined;
     if (options.signal.aborted) stop();
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
@@ -82,13 +116,15 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
       if (stderr.length < 8192) stderr += chunk;
     });
     child.on("error", (err) => {
+      clearInterval(fifoWatch);
       options.signal.removeEventListener("abort", onAbort);
       reject(err);
     });
     child.on("close", (code) => {
+      clearInterval(fifoWatch);
       options.signal.removeEventListener("abort", onAbort);
       if (failure) reject(failure);
-      else resolve({ code: stopped ? null : code, stderr: stderr.trim(), stopped });
+      else resolve({ code: stopped ? null : code, stderr: stderr.trim(), stopped, stuckOnFifo });
     });
   });
 }

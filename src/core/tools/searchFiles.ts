@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { defineTool } from "./defineTool";
@@ -35,6 +35,8 @@ export const searchFilesTool = defineTool({
     const root = resolvePath(context.cwd, args.path);
     const stat = await context.fs.stat(root.absolute);
     if (!stat) return { kind: "result", text: `Error: ${root.display} does not exist. Use list_files to see what is there.` };
+    // rg would wait on a FIFO for a writer that never comes, and a device may never end.
+    if (stat.type === "other") return { kind: "result", text: `Error: ${root.display} is not a regular file (a device, socket or FIFO); it cannot be searched.` };
     const rules = ignoreRulesOf(context);
     if (rules.isHiddenFromAgent(root.absolute, stat.type === "directory")) return { kind: "result", text: `Error: ${root.display} is hidden from Kiln by .kilocodeignore.` };
     const rg = ripgrepPath();
@@ -44,7 +46,8 @@ export const searchFilesTool = defineTool({
     if (args.file_pattern) flags.push("--glob", args.file_pattern);
     const kilocodeIgnore = join(context.cwd, ".kilocodeignore");
     // rg matches an --ignore-file's patterns relative to its working folder: it runs in the workspace root.
-    if (existsSync(kilocodeIgnore)) flags.push("--ignore-file", kilocodeIgnore);
+    // Only a regular file: rg would wait forever on a FIFO of that name (the ignore rules skip one too).
+    if (statSync(kilocodeIgnore, { throwIfNoEntry: false })?.isFile()) flags.push("--ignore-file", kilocodeIgnore);
     const target = root.outsideWorkspace ? root.absolute : root.display;
 
     // rg lets a --glob override its --ignore-file, and applies no rules to the folder it starts in:
@@ -85,9 +88,10 @@ export const searchFilesTool = defineTool({
     let run = await search(false);
     if (run.code === 2 && matches === 0 && NEEDS_PCRE2.test(run.stderr)) run = await search(true);
     if (context.signal.aborted) return { kind: "result", text: "Cancelled." };
+    const where = `${root.display === "." ? "the workspace" : root.display}${args.file_pattern ? ` (files matching ${args.file_pattern})` : ""}`;
+    if (run.stuckOnFifo) return { kind: "result", text: stuckOnFifo(where, files, matches) };
     if (run.code === 2 && matches === 0) return { kind: "result", text: explainFailure(run.stderr, args.file_pattern) };
 
-    const where = `${root.display === "." ? "the workspace" : root.display}${args.file_pattern ? ` (files matching ${args.file_pattern})` : ""}`;
     if (files.size === 0) return { kind: "result", text: `No matches for /${args.regex}/ in ${where}.` };
     return { kind: "result", text: format(files, where, matches, more) };
   },
@@ -97,6 +101,15 @@ export const searchFilesTool = defineTool({
 function displayPath(path: string): string {
   const slashed = process.platform === "win32" ? path.replace(/\\/g, "/") : path;
   return slashed.startsWith("./") ? slashed.slice(2) : slashed;
+}
+
+/** rg stopped at a FIFO named .gitignore, .ignore or .rgignore: say so, with what it found before. */
+function stuckOnFifo(where: string, files: Map<string, Line[]>, matches: number): string {
+  const why = `Error: the search of ${where} stopped at a FIFO (named pipe) called .gitignore, .ignore or .rgignore, in that folder or above it: ripgrep opens those to read ignore rules, and a FIFO never ends.`;
+  // rg reads ignore files only while walking folders, so one file given as the path is searched.
+  const advice = "Search single files (give one file as path), or ask the user to remove the FIFO.";
+  if (matches === 0) return `${why} ${advice}`;
+  return `${why} ${advice} What it found before:\n\n${format(files, where, matches, false)}`;
 }
 
 function explainFailure(stderr: string, filePattern: string | undefined): string {

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { realTargetSync } from "./realPath";
 
 /** What tools ask about a path before showing it to the model. */
 export interface IgnoreRules {
@@ -37,11 +38,18 @@ export class WorkspaceIgnore implements IgnoreRules {
   }
 
   isHiddenFromAgent(absolutePath: string, isDirectory?: boolean): boolean {
-    const segments = this.segmentsOf(absolutePath);
-    if (!segments) return false;
     const rules = this.rulesAt(join(this.root, KILOCODE_IGNORE));
+    if (!rules) return false;
     // `ignore` checks the parent folders itself: `secret/` hides secret/a/b.txt too.
-    return rules !== undefined && rules.ignores(asRulePath(segments, this.directoryFlag(absolutePath, isDirectory)));
+    const segments = this.segmentsOf(absolutePath);
+    if (segments && rules.ignores(asRulePath(segments, this.directoryFlag(absolutePath, isDirectory)))) return true;
+    // What a link leads to is hidden however the link is named: `env_link -> .env` hides as .env does,
+    // and so does anything under a linked folder (`cfg_link/mcp.json` with `cfg_link -> .kilocode`).
+    const real = this.underRoot(realTargetSync(absolutePath));
+    if (real === undefined || real === absolutePath) return false;
+    const realSegments = this.segmentsOf(real);
+    // The link's own type says nothing of its target's: the target is stat'ed for `folder/` rules.
+    return realSegments !== undefined && rules.ignores(asRulePath(realSegments, this.directoryFlag(real, undefined)));
   }
 
   isIgnored(absolutePath: string, isDirectory?: boolean): boolean {
@@ -71,6 +79,13 @@ export class WorkspaceIgnore implements IgnoreRules {
       }
     }
     return false;
+  }
+
+  /** A real path expressed under the root as given (which may itself be reached through a link); undefined outside it. */
+  private underRoot(realPath: string): string | undefined {
+    const rel = relative(realTargetSync(this.root), realPath);
+    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+    return join(this.root, rel);
   }
 
   /** Path segments below the root, or undefined for the root itself and paths outside it. */
@@ -107,7 +122,9 @@ export class WorkspaceIgnore implements IgnoreRules {
       if (isMissing(err)) return undefined;
       throw err;
     }
-    const rules = ignore().add(text);
+    // Case-insensitive on purpose, whatever the file system: on macOS and Windows `.ENV` is the same file
+    // as `.env`, and on Linux hiding a look-alike costs less than showing the real one.
+    const rules = ignore({ ignorecase: true }).add(text);
     this.loaded.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino, rules });
     return rules;
   }

@@ -35,6 +35,8 @@ export interface CliArgs extends ContextArgs {
   readFileMaxLines?: number;
   toolResultMaxChars?: number;
   outputMaxChars?: number;
+  /** --allow-private-urls: the browser may open loopback and private addresses unasked. */
+  allowPrivateUrls?: boolean;
   /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
   globalRules?: string;
   /** A global MCP config file beside the workspace's .kilocode/mcp.json. */
@@ -76,6 +78,9 @@ Options:
                                to a file (${TOOL_RESULT_MAX_CHARS.min}-${TOOL_RESULT_MAX_CHARS.max}, default ${TOOL_RESULT_MAX_CHARS.default})
   --output-max-chars N         characters of command output shown, as head and tail
                                (${OUTPUT_MAX_CHARS.min}-${OUTPUT_MAX_CHARS.max}, default ${OUTPUT_MAX_CHARS.default})
+  --allow-private-urls         browser_action may open localhost, 127.0.0.1 and private-network
+                               addresses without asking (else opening one asks, and the page
+                               may reach no other such address)
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
                                .kilocode/mcp.json, whose entries win
   --global-rules DIR           folder of global rules (default ~/.kilocode/rules; DIR-<mode> for a
@@ -206,6 +211,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break;
       case "--output-max-chars":
         args.outputMaxChars = parseLimit(arg, value(), OUTPUT_MAX_CHARS);
+        break;
+      case "--allow-private-urls":
+        args.allowPrivateUrls = true;
         break;
       case "--mcp-config":
         args.mcpConfig = value();

@@ -10,6 +10,8 @@ import { createToolbox } from "../../core/agent/toolbox";
 import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
 import { createProvider } from "../../core/llm/createProvider";
 import { API_KEY_ENV } from "../../core/llm/keys";
+import { redactSecrets } from "../../core/llm/redact";
+import { takeApiKey } from "./apiKey";
 import { findMode } from "../../core/modes/modes";
 import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
@@ -32,10 +34,14 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(parts).toString("utf8");
 }
 
+/** What the CLI prints goes through these: a key echoed in a result or an error is shown as [redacted]. */
+const print = (text: string) => process.stdout.write(redactSecrets(text));
+const printErr = (text: string) => process.stderr.write(redactSecrets(text));
+
 const stderrLogger: Logger = {
   info: () => undefined,
   warn: () => undefined,
-  error: (m) => process.stderr.write(`kiln: ${m}\n`),
+  error: (m) => printErr(`kiln: ${m}\n`),
 };
 
 const EXIT: Record<TaskStatus, number> = { completed: 0, idle: 0, running: 1, failed: 1, stopped: 3, answering: 3 };
@@ -47,13 +53,12 @@ function overflowSaver(): (toolName: string, text: string) => Promise<string> {
   return async (toolName, text) => {
     dir ??= mkdtempSync(join(tmpdir(), "kiln-task-"));
     const file = join(dir, `${toolName}-${++n}.txt`);
-    writeFileSync(file, text);
+    writeFileSync(file, redactSecrets(text));
     return file;
   };
 }
 
-function makeTask(args: CliArgs, mcp: McpHub | undefined, saved: SavedTask | undefined): Task {
-  const apiKey = process.env[args.apiKeyEnv ?? API_KEY_ENV[args.settings.kind]]?.trim() || undefined;
+function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undefined, saved: SavedTask | undefined): Task {
   const config = { ...args.settings, apiKey };
   const getProvider = async () => createProvider(config);
   const retry = { ...DEFAULT_RETRY, maxRetries: args.retries };
@@ -62,7 +67,7 @@ function makeTask(args: CliArgs, mcp: McpHub | undefined, saved: SavedTask | und
   if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger, retry, ...limits });
   const workspace = resolve(args.workspace);
   const loaded = loadModes(workspace);
-  for (const error of loaded.errors) process.stderr.write(`kiln: ${error}\n`);
+  for (const error of loaded.errors) printErr(`kiln: ${error}\n`);
   const mode = findMode(args.mode, loaded.modes);
   if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${loaded.modes.map((m) => m.slug).join(", ")})`);
   const toolbox = createToolbox({
@@ -77,10 +82,11 @@ function makeTask(args: CliArgs, mcp: McpHub | undefined, saved: SavedTask | und
     readFileMaxLines: () => args.readFileMaxLines,
     toolResultMaxChars: () => args.toolResultMaxChars,
     outputMaxChars: () => args.outputMaxChars,
+    allowPrivateUrls: () => args.allowPrivateUrls === true,
     // The same loader as the extension, read for each request; a problem is said once on stderr.
     rules: createRulesSource({
       where: { workspace, globalDir: resolve(args.globalRules ?? join(homedir(), ".kilocode", "rules")) },
-      report: (problem) => process.stderr.write(`kiln: ${problem}\n`),
+      report: (problem) => printErr(`kiln: ${problem}\n`),
     }),
     fs: new NodeFileSystem(),
     ...(mcp ? { mcp } : {}),
@@ -118,23 +124,29 @@ async function main(): Promise<number> {
   let args: CliArgs;
   let task: Task;
   let hub: McpHub | undefined;
+  let apiKey: string | undefined;
+  let mcpVars: NodeJS.ProcessEnv = process.env;
   try {
     args = parseArgs(process.argv.slice(2), process.env, process.cwd());
-    if (args.command === "history") return await printHistory(args, (text) => process.stdout.write(text));
-    if (args.command === "restore-checkpoint") return await restoreCheckpoint(args, (text) => process.stdout.write(text));
+    // `${env:NAME}` in an MCP config may name the key on purpose; that is the one way it reaches a server.
+    mcpVars = { ...process.env };
+    // First thing after the flags: from here on no child of this process sees the key.
+    apiKey = takeApiKey(args.apiKeyEnv ?? API_KEY_ENV[args.settings.kind]);
+    if (args.command === "history") return await printHistory(args, print);
+    if (args.command === "restore-checkpoint") return await restoreCheckpoint(args, print);
     const saved = args.command === "resume" ? await loadSaved(args).catch((err: Error) => err) : undefined;
     if (saved instanceof Error) {
-      process.stderr.write(`kiln: ${saved.message}\n`);
+      printErr(`kiln: ${saved.message}\n`);
       return 1;
     }
     // A resumed task goes on where and how it ran.
     if (saved) Object.assign(args, { mode: saved.entry.mode, protocol: saved.entry.protocol, ...(!args.workspaceGiven && { workspace: saved.entry.workspace }) });
     // Made before the task, started after it: a usage error leaves no server running.
     hub = args.command === "chat" ? undefined : createCliHub(resolve(args.workspace), stderrLogger);
-    task = makeTask(args, hub, saved);
+    task = makeTask(args, apiKey, hub, saved);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`${err.message ? `kiln: ${err.message}\n` : ""}${USAGE}\n`);
+      printErr(`${err.message ? `kiln: ${err.message}\n` : ""}${USAGE}\n`);
       return 2;
     }
     throw err;
@@ -146,7 +158,7 @@ async function main(): Promise<number> {
     task.cancel();
   });
   try {
-    if (hub) await startMcpServers(hub, resolve(args.workspace), args.mcpConfig, (line) => process.stderr.write(`kiln: ${line}\n`));
+    if (hub) await startMcpServers(hub, resolve(args.workspace), args.mcpConfig, (line) => printErr(`kiln: ${line}\n`), mcpVars);
     if (interrupted) return EXIT.stopped;
     return await runTask(args, task);
   } finally {
@@ -158,42 +170,42 @@ async function main(): Promise<number> {
 async function runTask(args: CliArgs, task: Task): Promise<number> {
   const prompt = (args.prompt ?? (process.stdin.isTTY || args.command === "resume" ? "" : await readStdin())).trim();
   if (!prompt && args.command !== "resume") {
-    process.stderr.write(`kiln: no task given\n${USAGE}\n`);
+    printErr(`kiln: no task given\n${USAGE}\n`);
     return 2;
   }
   if (!prompt && task.status !== "stopped" && task.status !== "failed") {
-    process.stderr.write(`kiln: the task is ${task.status === "answering" ? "waiting for an answer" : task.status}; give a message to go on with it\n`);
+    printErr(`kiln: the task is ${task.status === "answering" ? "waiting for an answer" : task.status}; give a message to go on with it\n`);
     return 2;
   }
   const flush = args.command === "chat" ? async () => {} : recordTask(args, task, stderrLogger);
   const id = task.saved()?.entry.id;
   if (id && args.historyDir) {
-    if (args.json) process.stdout.write(`${JSON.stringify({ type: "task", id })}\n`);
-    else process.stderr.write(`[task ${id}: kiln resume ${id} goes on with it]\n`);
+    if (args.json) print(`${JSON.stringify({ type: "task", id })}\n`);
+    else printErr(`[task ${id}: kiln resume ${id} goes on with it]\n`);
   }
   task.onDidChange((event) => {
     printCheckpoint(event, args.json);
     if (args.json) {
-      process.stdout.write(`${JSON.stringify(event)}\n`);
+      print(`${JSON.stringify(event)}\n`);
       return;
     }
-    if (event.type === "textDelta" && event.field === "text") process.stdout.write(event.delta);
-    if (event.type === "todos") process.stderr.write(`\n${formatTodos(event.todos)}\n`);
-    if (event.type === "mode") process.stderr.write(`\n[mode: ${event.mode}]\n`);
+    if (event.type === "textDelta" && event.field === "text") print(event.delta);
+    if (event.type === "todos") printErr(`\n${formatTodos(event.todos)}\n`);
+    if (event.type === "mode") printErr(`\n[mode: ${event.mode}]\n`);
     if (event.type === "retrying") {
-      process.stderr.write(`\nkiln: ${event.reason}\nkiln: retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.attempt} of ${event.of})\n`);
+      printErr(`\nkiln: ${event.reason}\nkiln: retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.attempt} of ${event.of})\n`);
     }
     if (event.type === "appended") {
       const item = event.item;
-      if (item.role === "assistant") process.stdout.write(item.text);
-      if (item.role === "error") process.stderr.write(`\nkiln: ${item.error.message}\n`);
-      if (item.role === "tool" && item.name === "condense" && item.status === "running") process.stderr.write(`\n[condensing the conversation: ${item.params.context}]\n`);
-      if (item.role === "question") process.stdout.write(`\n? ${item.question}${item.suggestions.map((s) => `\n  - ${s.text}`).join("")}\n`);
-      if (item.role === "completion") process.stdout.write(`\n✓ ${item.result}\n`);
+      if (item.role === "assistant") print(item.text);
+      if (item.role === "error") printErr(`\nkiln: ${item.error.message}\n`);
+      if (item.role === "tool" && item.name === "condense" && item.status === "running") printErr(`\n[condensing the conversation: ${item.params.context}]\n`);
+      if (item.role === "question") print(`\n? ${item.question}${item.suggestions.map((s) => `\n  - ${s.text}`).join("")}\n`);
+      if (item.role === "completion") print(`\n✓ ${item.result}\n`);
     }
     if (event.type === "itemChanged" && event.item.role === "tool" && (event.item.status === "done" || event.item.status === "denied" || event.item.status === "error")) {
       const target = event.item.params.path ? ` ${event.item.params.path}` : "";
-      process.stderr.write(`\n[${event.item.name}${target}: ${event.item.status}]\n`);
+      printErr(`\n[${event.item.name}${target}: ${event.item.status}]\n`);
     }
   });
   let usage: Extract<TaskEvent, { type: "usage" }> | undefined;
@@ -206,7 +218,7 @@ async function runTask(args: CliArgs, task: Task): Promise<number> {
     setImmediate(() => {
       if (!task.busy || !task.acceptsInput) return;
       if (!process.stdin.isTTY) {
-        process.stderr.write("kiln: a subtask asks a question and there is no terminal to answer it; stopping.\n");
+        printErr("kiln: a subtask asks a question and there is no terminal to answer it; stopping.\n");
         task.cancel();
         return;
       }
@@ -221,8 +233,8 @@ async function runTask(args: CliArgs, task: Task): Promise<number> {
     await task.send(answer);
   }
   if (!args.json) {
-    process.stdout.write("\n");
-    if (usage) process.stderr.write(`[${describeUsage(usage)}]\n`);
+    print("\n");
+    if (usage) printErr(`[${describeUsage(usage)}]\n`);
   }
   await flush();
   // Closes what the task left open (a browser the model did not close would keep the process alive).
@@ -235,7 +247,7 @@ main().then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`kiln: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    printErr(`kiln: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 1;
   },
 );

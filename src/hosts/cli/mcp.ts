@@ -12,8 +12,9 @@ const CONNECT_WAIT_MS = 30_000;
  * names one (the project entry wins). Resolves once every server is connected or has failed, so the
  * first request already lists their tools; problems are said on stderr and the run goes on without them.
  */
-export async function startMcpServers(hub: McpHub, workspace: string, globalFile: string | undefined, report: (line: string) => void): Promise<void> {
-  const vars = { workspaceFolder: workspace, env: process.env };
+export async function startMcpServers(hub: McpHub, workspace: string, globalFile: string | undefined, report: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // `env`: what `${env:NAME}` expands from, the environment the CLI started with (its key taken out since).
+  const vars = { workspaceFolder: workspace, env };
   const none: McpConfigResult = { servers: [], errors: [] };
   const global = globalFile ? await loadMcpConfigFile(resolve(globalFile), globalFile, "global", vars) : none;
   const project = await loadMcpConfigFile(join(workspace, ".kilocode", "mcp.json"), ".kilocode/mcp.json", "project", vars);

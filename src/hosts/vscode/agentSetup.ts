@@ -134,6 +134,7 @@ export function toolboxFactory(
       readFileMaxLines: () => limit(logger, "context.readFileMaxLines", READ_FILE_MAX_LINES),
       toolResultMaxChars: () => limit(logger, "context.toolResultMaxChars", TOOL_RESULT_MAX_CHARS),
       outputMaxChars: () => limit(logger, "terminal.outputMaxChars", OUTPUT_MAX_CHARS),
+      allowPrivateUrls: () => setting(logger, "mentions.allowPrivateUrls", false, (v): v is boolean => typeof v === "boolean"),
       // Rule files are read for each request: an edited or toggled rule reaches the running task.
       rules: workspaceRules(storage, cwd, logger),
       // Tagged with the chat, so a server's sampling or form request during a call is asked there.

@@ -3,6 +3,7 @@
  * and settings from the same category words the hosts use.
  */
 import { decide, type Decision, type PolicyCall } from "../../../src/core/approval/policy";
+import { readCommand, type PathJudge } from "../../../src/core/approval/shell";
 import { settingsFromWords, type ApprovalState, type ApproveWord, type AutoApproveSettings } from "../../../src/core/approval/settings";
 
 export type Path = PolicyCall["paths"][number];
@@ -22,8 +23,17 @@ export const editCall = (paths: Path[], protectedPaths: string[] = []): PolicyCa
 /** delete_file: an edit-group tool with a category of its own. */
 export const deleteCall = (paths: Path[], protectedPaths: string[] = []): PolicyCall => ({ tool: "delete_file", group: "edit", category: "delete", paths, protectedPaths });
 
-/** execute_command run in `cwd` (the workspace root unless given). */
-export const commandCall = (command: string, cwd: Path = inside(".")): PolicyCall => ({ tool: "execute_command", group: "command", paths: [cwd], protectedPaths: [], command });
+/** Paths under /ws are inside the workspace; no links here, so no disk is looked at. */
+const judgeByPrefix: PathJudge = async (absolute, written) => (absolute === "/ws" || absolute.startsWith("/ws/") ? undefined : `\`${written}\` is outside the workspace`);
+
+/** execute_command run in `cwd` (the workspace root unless given), read by the shell grammar as the pipeline reads it. */
+export const commandCall = async (command: string, cwd: Path = inside("."), judge: PathJudge = judgeByPrefix): Promise<PolicyCall> => ({
+  tool: "execute_command",
+  group: "command",
+  paths: [cwd],
+  protectedPaths: [],
+  command: await readCommand(command, cwd.absolute, judge),
+});
 
 export const browserCall = (): PolicyCall => ({ tool: "browser_action", group: "browser", paths: [], protectedPaths: [] });
 

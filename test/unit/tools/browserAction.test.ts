@@ -1,5 +1,8 @@
 import type { Server } from "node:http";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createToolbox } from "../../../src/core/agent/toolbox";
 import { chromeCandidates, findChrome } from "../../../src/core/browser/findChrome";
@@ -36,14 +39,15 @@ function session(options: Parameters<typeof createPuppeteerSession>[0] = {}): Br
   return made;
 }
 
-function deps(browser: BrowserSession | undefined, auto = true, signal = new AbortController().signal): PipelineDeps {
+function deps(browser: BrowserSession | undefined, auto = true, signal = new AbortController().signal, options: { allowPrivateUrls?: boolean; approve?: boolean } = {}): PipelineDeps {
   asked = [];
   return {
     registry: createDefaultRegistry(),
     mode: findMode("code")!,
-    approvals: { request: async (r) => (asked.push(r), { approved: true }) },
+    approvals: { request: async (r) => (asked.push(r), { approved: options.approve ?? true }) },
     autoApprove: { groups: new Set(auto ? ["browser"] : []), outsideWorkspace: false },
-    context: { cwd: process.cwd(), fs: new NodeFileSystem(), signal, browser },
+    // The fixture pages are on 127.0.0.1: most tests are about the browser, not about local addresses.
+    context: { cwd: process.cwd(), fs: new NodeFileSystem(), signal, browser, allowPrivateUrls: options.allowPrivateUrls ?? true },
   };
 }
 
@@ -57,6 +61,31 @@ describe("browser_action without a browser process", () => {
     const d = deps(session({ executablePath: () => join(process.cwd(), "no-such-chrome") }), false);
     await runToolCall(act({ action: "launch", url: "localhost:5173/app" }), d);
     expect(asked).toMatchObject([{ tool: "browser_action", group: "browser", summary: "Open localhost:5173/app in the browser" }]);
+  });
+
+  it("asks before opening a loopback address, even with the browser auto-approved, unless the setting allows them", async () => {
+    const refusing = deps(session({ executablePath: () => join(process.cwd(), "no-such-chrome") }), true, undefined, { allowPrivateUrls: false, approve: false });
+    const result = await runToolCall(act({ action: "launch", url: "http://127.0.0.1:9/admin" }), refusing);
+    expect(result.status).toBe("denied");
+    expect(asked).toMatchObject([{ tool: "browser_action", reason: expect.stringContaining("127.0.0.1 is a loopback or private address") }]);
+    const allowing = deps(session({ executablePath: () => join(process.cwd(), "no-such-chrome") }), true, undefined, { allowPrivateUrls: true });
+    await runToolCall(act({ action: "launch", url: "http://127.0.0.1:9/admin" }), allowing);
+    expect(asked).toEqual([]);
+  });
+
+  it("takes a file: URL as a path: outside the workspace it asks as a read outside, hidden files are refused", async () => {
+    const refusing = deps(session({ executablePath: () => join(process.cwd(), "no-such-chrome") }), true, undefined, { approve: false });
+    const outside = await runToolCall(act({ action: "launch", url: "file:///etc/passwd" }), refusing);
+    expect(outside.status).toBe("denied");
+    expect(asked[0]?.reason).toContain("outside the workspace");
+    const ws = mkdtempSync(join(tmpdir(), "kiln-browser-hidden-"));
+    writeFileSync(join(ws, ".kilocodeignore"), "secret.html\n");
+    writeFileSync(join(ws, "secret.html"), "<p>secret</p>");
+    const hiddenDeps = deps(session(), true);
+    hiddenDeps.context = { ...hiddenDeps.context, cwd: ws };
+    const hidden = await runToolCall(act({ action: "launch", url: pathToFileURL(join(ws, "secret.html")).href }), hiddenDeps);
+    expect(hidden.forModel).toContain("hidden from Kiln by .kilocodeignore");
+    expect(asked).toEqual([]);
   });
 
   it("says to launch first when an action comes before launch", async () => {
@@ -187,6 +216,34 @@ describe("browser_action with a real Chromium", () => {
     const dead = await runToolCall(act({ action: "launch", url }), deps(session()));
     expect(dead.forModel).toContain(`Error: could not open ${url}: net::ERR_CONNECTION_REFUSED`);
     expect(dead.forModel).toContain("(is the server running?)");
+  });
+
+  it("judges every hop: a redirect to a local address the user did not approve is blocked", async () => {
+    const { server: other, url: otherUrl } = await servePage();
+    try {
+      const d = deps(session(), true, undefined, { allowPrivateUrls: false });
+      const result = await runToolCall(act({ action: "launch", url: `${pageUrl}redirect?to=${encodeURIComponent(otherUrl)}` }), d);
+      // Opening the first address asked (it is local); the hop to another local port was never approved.
+      expect(asked).toHaveLength(1);
+      expect(result.forModel).toContain("Kiln blocked it");
+      expect(result.forModel).toContain(new URL(otherUrl).host);
+    } finally {
+      other.closeAllConnections();
+      other.close();
+    }
+  });
+
+  it("blocks a page's requests to other local addresses and says so in the console output", async () => {
+    const { server: other, url: otherUrl } = await servePage();
+    try {
+      const d = deps(session(), true, undefined, { allowPrivateUrls: false });
+      const result = await runToolCall(act({ action: "launch", url: `${pageUrl}embeds?src=${encodeURIComponent(`${otherUrl}pixel.png`)}` }), d);
+      expect(result.status).toBe("done");
+      expect(result.forModel).toContain(`[blocked by Kiln] ${otherUrl}pixel.png`);
+    } finally {
+      other.closeAllConnections();
+      other.close();
+    }
   });
 
   it("stops waiting for a hanging page when the task is cancelled", async () => {

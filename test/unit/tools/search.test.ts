@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -145,6 +146,58 @@ describe("search_files", () => {
     expect(dash.forModel).toContain("# dir with space/ünï.ts\n1:-flag");
     const long = await search({ regex: "needle" });
     expect(long.forModel).toContain(`2:${"y".repeat(250)}… [line cut at 250 characters]`);
+  });
+
+  describe.runIf(process.platform !== "win32")("with FIFOs (named pipes), which never end", () => {
+    const fifo = (rel: string) => {
+      mkdirSync(dirname(join(cwd, rel)), { recursive: true });
+      execFileSync("mkfifo", [join(cwd, rel)]);
+    };
+    const timed = async (params: Record<string, string>) => {
+      const started = Date.now();
+      const result = await search(params);
+      return { result, seconds: (Date.now() - started) / 1000 };
+    };
+
+    it("refuses a FIFO given as the path at once", async () => {
+      fifo("pipe");
+      const { result, seconds } = await timed({ path: "pipe", regex: "x" });
+      expect(result.forModel).toBe("Error: pipe is not a regular file (a device, socket or FIFO); it cannot be searched.");
+      expect(seconds).toBeLessThan(2);
+    });
+
+    it("skips a FIFO inside the searched folder and returns the regular files' matches promptly", async () => {
+      write("src/a.ts", "needle one\n");
+      write("b.txt", "needle two\n");
+      fifo("src/pipe");
+      fifo("pipe.txt");
+      const { result, seconds } = await timed({ regex: "needle" });
+      expect(result.forModel).toContain("Found 2 matches in 2 files in the workspace.");
+      expect(result.forModel).toContain("# src/a.ts\n1:needle one");
+      expect(result.forModel).toContain("# b.txt\n1:needle two");
+      expect(seconds).toBeLessThan(2);
+    });
+
+    it("searches past a FIFO named .kilocodeignore", async () => {
+      write("a.ts", "needle\n");
+      fifo(".kilocodeignore");
+      const { result, seconds } = await timed({ regex: "needle" });
+      expect(result.forModel).toContain("# a.ts\n1:needle");
+      expect(seconds).toBeLessThan(2);
+    });
+
+    // rg opens ignore files to read their rules; where the kernel tells (Linux), the wait is seen and ended.
+    it.runIf(process.platform === "linux")("stops at a FIFO named .gitignore and says why, instead of hanging", async () => {
+      write("a/hit.ts", "needle\n");
+      write("b/c/also.ts", "needle\n");
+      fifo("b/.gitignore");
+      const { result, seconds } = await timed({ regex: "needle" });
+      expect(result.forModel).toMatch(/^Error: the search of the workspace stopped at a FIFO \(named pipe\) called \.gitignore, \.ignore or \.rgignore/);
+      expect(result.forModel).toContain("Search single files (give one file as path)");
+      expect(seconds).toBeLessThan(5);
+      // A file given as the path is searched without walking folders, so their ignore files are not opened.
+      expect((await timed({ path: "b/c/also.ts", regex: "needle" })).result.forModel).toContain("1:needle");
+    });
   });
 
   it("stops rg when the task is cancelled", async () => {

@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises";
 import type { Language, Parser, Query } from "web-tree-sitter";
-import { findAsset } from "../bundledAssets";
-import { grammarWasm } from "./languages";
+import { loadLanguage, loadRuntime } from "../../treeSitter/runtime";
 import { QUERIES, type Grammar } from "./queries";
 
 export interface Definition {
@@ -16,38 +14,14 @@ interface Loaded {
   query: Query;
 }
 
-type TreeSitter = typeof import("web-tree-sitter");
-
-// Parsers are wasm instances: loading one costs milliseconds and memory, so each grammar is loaded
-// once per process, on first use, and kept. Promises (not values) so concurrent calls share a load.
-let runtime: Promise<TreeSitter> | undefined;
 const grammars = new Map<Grammar, Promise<Loaded>>();
-
-function wasmPath(file: string, packagePath: string): string {
-  const path = findAsset(`wasm/${file}`, packagePath);
-  if (!path) throw new Error(`${file} is missing from this installation (looked beside the bundle and in node_modules)`);
-  return path;
-}
-
-function loadRuntime(): Promise<TreeSitter> {
-  runtime ??= (async () => {
-    const treeSitter = await import("web-tree-sitter");
-    const wasmBinary = await readFile(wasmPath("web-tree-sitter.wasm", "web-tree-sitter/web-tree-sitter.wasm"));
-    // Handing over the bytes keeps emscripten from guessing a location from the bundle's URL.
-    await treeSitter.Parser.init({ wasmBinary });
-    return treeSitter;
-  })();
-  runtime.catch(() => (runtime = undefined));
-  return runtime;
-}
 
 export function loadGrammar(grammar: Grammar): Promise<Loaded> {
   let loaded = grammars.get(grammar);
   if (!loaded) {
     loaded = (async () => {
-      const { Language, Parser, Query } = await loadRuntime();
-      const file = grammarWasm(grammar);
-      const language: Language = await Language.load(await readFile(wasmPath(file, `@vscode/tree-sitter-wasm/wasm/${file}`)));
+      const { Parser, Query } = await loadRuntime();
+      const language: Language = await loadLanguage(grammar);
       const parser = new Parser();
       parser.setLanguage(language);
       return { parser, query: new Query(language, QUERIES[grammar]) };

@@ -33,8 +33,3 @@ export function grammarFor(path: string): Grammar | undefined {
 }
 
 export const SUPPORTED_EXTENSIONS = Object.keys(BY_EXTENSION);
-
-/** The grammar files esbuild.mjs copies into dist/wasm/ (with web-tree-sitter.wasm). */
-export function grammarWasm(grammar: Grammar): string {
-  return `tree-sitter-${grammar}.wasm`;
-}
