@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests and `npm start` need, outside node_modules, idempotently:
-# Debian's chromium (browser for the workbench) and code-server (VS Code server + web workbench)
+# Debian's chromium (browser for the workbench), ripgrep, bubblewrap (the command sandbox) and
+# code-server (VS Code server + web workbench)
 # in a git-ignored cache keyed by version. A second run only checks and returns.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,6 +13,8 @@ mkdir -p "$cache"
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v rg >/dev/null 2>&1 || need_apt+=(ripgrep)
+# bubblewrap: the command sandbox (kiln.commands.sandbox, --sandbox) and its tests.
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 [ -f /usr/include/gssapi/gssapi.h ] || need_apt+=(libkrb5-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] installing Debian packages: ${need_apt[*]}"

@@ -78,10 +78,11 @@ export function freePort() {
 }
 
 /**
- * @param {{ profile: ReturnType<typeof makeProfile>, env?: Record<string, string>, port?: number, log?: (line: string) => void }} options
+ * workspaceTrust: VS Code's Workspace Trust on (folders open in Restricted Mode until trusted); off by default.
+ * @param {{ profile: ReturnType<typeof makeProfile>, env?: Record<string, string>, port?: number, log?: (line: string) => void, workspaceTrust?: boolean }} options
  * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
  */
-export async function startCodeServer({ profile, env = {}, port, log = () => undefined }) {
+export async function startCodeServer({ profile, env = {}, port, log = () => undefined, workspaceTrust = false }) {
   const chosen = port ?? /** @type {number} */ (await freePort());
   const child = spawn(
     codeServerBin,
@@ -92,7 +93,7 @@ export async function startCodeServer({ profile, env = {}, port, log = () => und
       "none",
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(workspaceTrust ? [] : ["--disable-workspace-trust"]),
       "--disable-getting-started-override",
       "--config",
       profile.config,

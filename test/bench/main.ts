@@ -6,3 +6,4 @@ await runSearchBench();
 (await import("./editBench")).runEditBench();
 await (await import("./chatBench")).runChatBench(process.cwd());
 await (await import("./historyBench")).runHistoryBench();
+await (await import("./commandPolicyBench")).runCommandPolicyBench();

@@ -4,17 +4,20 @@ import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/codeServer.mjs";
 import type { FakeModelServer } from "../fixtures/fakeModelServer";
-import { openKilnWithFakeModel, resultsDir, type Workbench } from "./workbench";
+import { openKilnWithFakeModel, resultsDir, useColorTheme, type Workbench } from "./workbench";
 
 const EVERYTHING = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const CONFIG = ".kilocode/mcp.json";
-// As a person wrote it; the test checks that Kiln's edit keeps it so.
+// As a person wrote it; the test checks that Kiln's edit keeps it so. "docs" is never allowed: it
+// shows how a blocked entry with environment variables reads (a referenced token, a literal key).
 const WRITTEN = `{
   "mcpServers": {
-    "everything": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(EVERYTHING)}, "stdio"] }
+    "everything": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(EVERYTHING)}, "stdio"] },
+    "docs": { "command": "npx", "args": ["-y", "@acme/docs-mcp", "--root", "\${workspaceFolder}"], "env": { "DOCS_TOKEN": "\${env:DOCS_TOKEN}", "LOG_LEVEL": "info", "API_KEY": "sk-live-0123456789abcdefghij" } }
   }
 }
 `;
+const card = (name: string) => `[data-testid="mcp-server"][data-name="${name}"]`;
 
 let server: FakeModelServer;
 let workbench: Workbench;
@@ -31,11 +34,70 @@ afterAll(async () => {
 
 const configText = () => readFileSync(join(workbench.workspace!, CONFIG), "utf8");
 
+/** The sidebar alone, where the MCP view is: the narrow column a user reads it in. */
+async function shootSidebar(name: string): Promise<void> {
+  const sidebar = await workbench.page.$(".part.sidebar");
+  const box = await sidebar!.boundingBox();
+  // Within the viewport: capturing beyond it resizes the page, and the workbench then lays the sidebar out anew.
+  await workbench.page.screenshot({ path: join(resultsDir, name), clip: box!, captureBeyondViewport: false });
+}
+
+/** Drags the sidebar's edge by dx pixels, as a user resizes it (VS Code keeps it at least 170 wide). */
+async function dragSidebarEdge(dx: number): Promise<void> {
+  const page = workbench.page;
+  const box = (await (await page.$(".part.sidebar"))!.boundingBox())!;
+  const edge = { x: box.x + box.width, y: box.y + box.height / 2 };
+  await page.mouse.move(edge.x, edge.y);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + dx, edge.y, { steps: 10 });
+  await page.mouse.up();
+}
+
 describe("the MCP view in code-server, driven by Chromium", () => {
-  it("the MCP tab shows the project's server connected with its tools; always allow on echo is written to the file", async () => {
-    await frame.click('[data-testid="mcp-tab"]');
+  it("opening the folder starts none of its project servers: a notification says so and leads to their cards, which show what would run", async () => {
+    const page = workbench.page;
+    await page.waitForFunction(() => [...document.querySelectorAll(".notification-toast")].some((t) => (t as HTMLElement).innerText.includes("Kiln has not started")), { timeout: 60_000 });
+    const texts = await page.$$eval(".notification-toast", (all) => all.map((t) => (t as HTMLElement).innerText));
+    expect(texts.find((t) => t.includes("Kiln has not started"))).toContain("This project's .kilocode/mcp.json defines 2 MCP servers (everything, docs). Kiln has not started them.");
+    await page.screenshot({ path: join(resultsDir, "e2e-mcp-blocked-notification.png") });
+
+    const buttons = await page.$$(".notification-toast .monaco-button");
+    const labels = await Promise.all(buttons.map((b) => b.evaluate((e) => (e as HTMLElement).innerText.trim())));
+    expect(labels).toContain("Show MCP Servers");
+    await buttons[labels.indexOf("Show MCP Servers")]!.click();
+    await frame.waitForSelector(`${card("docs")}[data-state="needs-approval"]`, { timeout: 30_000 });
+    await frame.waitForSelector(`${card("everything")}[data-state="needs-approval"]`, { timeout: 10_000 });
+    const docs = await frame.$eval(card("docs"), (e) => (e as HTMLElement).innerText);
+    expect(docs).toContain("needs approval");
+    expect(docs).toContain("Kiln runs it only once you allow it");
+    expect(docs).toContain("npx -y @acme/docs-mcp --root ${workspaceFolder}");
+    expect(docs).toContain("DOCS_TOKEN=${env:DOCS_TOKEN}");
+    expect(docs).toContain("LOG_LEVEL=info");
+    expect(docs).toMatch(/API_KEY\s+hidden \(28 characters\)/);
+    expect(docs).not.toContain("sk-live");
+    // Nothing ran, so no server has a log or tools yet.
+    expect(await frame.$$(`${card("everything")} [data-testid="mcp-tool"]`)).toHaveLength(0);
+    await shootSidebar("e2e-mcp-blocked-light.png");
+    await useColorTheme(page, "Dark Modern");
+    // The webview takes the theme's colours from the workbench a moment later.
+    await frame.waitForFunction(() => document.body.classList.contains("vscode-dark"), { timeout: 10_000 });
+    await shootSidebar("e2e-mcp-blocked-dark.png");
+    // The narrowest sidebar VS Code allows: names, badges and the command still read whole.
+    await dragSidebarEdge(-200);
+    await frame.waitForFunction(() => document.body.clientWidth < 200, { timeout: 10_000 });
+    const head = await frame.$eval(`${card("everything")} .mcp-name`, (e) => (e as HTMLElement).getBoundingClientRect().height);
+    const line = await frame.$eval(`${card("everything")} .mcp-meta`, (e) => parseFloat(getComputedStyle(e).lineHeight) || 20);
+    expect(head).toBeLessThan(line * 2);
+    await shootSidebar("e2e-mcp-blocked-narrow.png");
+    await dragSidebarEdge(200);
+    await frame.waitForFunction(() => document.body.clientWidth > 250, { timeout: 10_000 });
+  });
+
+  it("Allow and start on a blocked card starts that server alone; always allow on echo is written to the file", async () => {
+    await frame.click(`${card("everything")} [data-testid="mcp-allow"]`);
     const echo = '[data-testid="mcp-server"][data-name="everything"] [data-testid="mcp-tool"][data-name="echo"]';
     await frame.waitForSelector('[data-testid="mcp-server"][data-name="everything"][data-state="connected"]', { timeout: 60_000 });
+    expect(await frame.$eval(card("docs"), (e) => (e as HTMLElement).dataset.state)).toBe("needs-approval");
     await frame.waitForSelector(echo, { timeout: 10_000 });
     expect(await frame.$eval(`${echo} [data-testid="tool-always-allow"]`, (e) => (e as HTMLInputElement).checked)).toBe(false);
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-mcp-view.png") });

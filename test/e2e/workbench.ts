@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Browser, Frame, Page } from "puppeteer-core";
+import type { Browser, ElementHandle, Frame, Page } from "puppeteer-core";
 import { installExtension, launchChromium, makeProfile, root, startCodeServer, writeUserSettings } from "../../scripts/lib/codeServer.mjs";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
 
@@ -17,9 +17,10 @@ export interface Workbench {
 
 /**
  * code-server with the packaged vsix installed (as a user would), opened in Chromium. `files` (paths
- * relative to the workspace) are written into the workspace before it opens.
+ * relative to the workspace) are written into the workspace before it opens. workspaceTrust: the
+ * folder opens untrusted (Restricted Mode), as a freshly cloned one does.
  */
-export async function openWorkbench(settings: Record<string, unknown>, files: Record<string, string> = {}): Promise<Workbench> {
+export async function openWorkbench(settings: Record<string, unknown>, files: Record<string, string> = {}, options: { workspaceTrust?: boolean } = {}): Promise<Workbench> {
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const vsix = join(root, `kiln-${version}.vsix`);
   if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
@@ -33,7 +34,7 @@ export async function openWorkbench(settings: Record<string, unknown>, files: Re
     mkdirSync(dirname(join(workspace, path)), { recursive: true });
     writeFileSync(join(workspace, path), text);
   }
-  const server = await startCodeServer({ profile });
+  const server = await startCodeServer({ profile, workspaceTrust: options.workspaceTrust === true });
   const opened = await openInChromium(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
   return {
     ...opened,
@@ -89,6 +90,31 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     title,
   );
   await page.keyboard.press("Enter");
+}
+
+/**
+ * Picks a colour theme as a user does: Preferences: Color Theme, then its name ("Dark Modern",
+ * "Light Modern"). The command is clicked by its exact name: Enter could take a neighbour, such as
+ * the marketplace search, which has no network here.
+ */
+export async function useColorTheme(page: Page, label: string): Promise<void> {
+  const rows = ".quick-input-list .monaco-list-row";
+  const rowNamed = (name: string) =>
+    page.waitForFunction((sel, want) => [...document.querySelectorAll(sel)].find((r) => (r.querySelector(".label-name") as HTMLElement | null)?.innerText === want) ?? false, { timeout: 20_000 }, rows, name);
+  await page.keyboard.down("Control");
+  await page.keyboard.down("Shift");
+  await page.keyboard.press("p");
+  await page.keyboard.up("Shift");
+  await page.keyboard.up("Control");
+  const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
+  await input!.type("Preferences: Color Theme");
+  const command = (await rowNamed("Preferences: Color Theme")).asElement() as ElementHandle<Element> | null;
+  await command!.click();
+  await rowNamed(label);
+  await page.keyboard.type(label);
+  await page.waitForFunction((sel, want) => (document.querySelector(`${sel}.focused .label-name`) as HTMLElement | null)?.innerText === want, { timeout: 20_000 }, rows, label);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((dark) => document.querySelector(".monaco-workbench")?.classList.contains(dark ? "vs-dark" : "vs"), { timeout: 20_000 }, label.includes("Dark"));
 }
 
 export async function sendTask(frame: Frame, text: string): Promise<void> {

@@ -3,7 +3,7 @@
  * approval settings a careful user picks: nothing the user did not allow runs, and the model hears
  * why. No terminal is attached, so a call that asks is refused.
  */
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -25,17 +25,20 @@ beforeEach(() => {
 
 const done = xmlTurn("attempt_completion", { result: "Done." });
 
-async function attempt(command: string, allowed: string[]) {
+/** One scripted tool call through `kiln run`, then completion; what the model was told after the call. */
+async function call(tool: string, params: Record<string, string>, approve: string, extra: string[] = []) {
   const { server, cli } = state;
   const before = server.requests.length;
-  server.enqueue(xmlTurn("execute_command", { command }), done);
-  const allow = allowed.flatMap((prefix) => ["--allow-command", prefix]);
-  const result = await runCli(cli, ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "--approve", "read,command", ...allow, "Go"], {
+  server.enqueue(xmlTurn(tool, params), done);
+  const result = await runCli(cli, ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "--approve", approve, ...extra, "Go"], {
     OPENAI_API_KEY: "sk-safety",
   });
-  const toModel = JSON.stringify(server.requests[before + 1]?.body.messages ?? []);
-  return { result, toModel };
+  const messages = (server.requests[before + 1]?.body.messages ?? []) as unknown[];
+  // What came back from the call: the last message, after the model's own call.
+  return { result, toModel: JSON.stringify(messages.at(-1) ?? "") };
 }
+
+const attempt = (command: string, allowed: string[]) => call("execute_command", { command }, "read,command", allowed.flatMap((prefix) => ["--allow-command", prefix]));
 
 describe.runIf(process.platform !== "win32")("kiln run: an allowed prefix runs only what it names", () => {
   it.each([
@@ -62,5 +65,26 @@ describe.runIf(process.platform !== "win32")("kiln run: an allowed prefix runs o
     writeFileSync(join(workspace, "notes.txt"), "plain-notes\n");
     const { toModel } = await attempt("cat notes.txt", ["cat"]);
     expect(toModel).toContain("plain-notes");
+  });
+});
+
+describe("kiln run: file tools reveal nothing outside the workspace before the user says yes", () => {
+  it.each([
+    ["search_and_replace whose replacement is the match itself", "search_and_replace", { path: "../outside.txt", search: "secret-outside", replace: "$&" }],
+    ["apply_diff of a block that may or may not be there", "apply_diff", { path: "../outside.txt", diff: "<<<<<<< SEARCH\nsecret-outside\n=======\nx\n>>>>>>> REPLACE" }],
+    ["insert_content", "insert_content", { path: "../outside.txt", line: "1", content: "x" }],
+  ])("%s is asked before it reads, and refused here says nothing about the file", async (_, tool, params) => {
+    const { toModel } = await call(tool, params as Record<string, string>, "read,edit");
+    expect(toModel).toContain("Not approved in this headless run");
+    expect(toModel).not.toMatch(/occurrence|could not be applied|has \d+ lines|secret-outside/);
+  });
+
+  it("an auto-approved edit does not write a protected file through a link to its folder", async () => {
+    mkdirSync(join(workspace, ".kilocode"));
+    writeFileSync(join(workspace, ".kilocode", "mcp.json"), '{ "mcpServers": {} }\n');
+    symlinkSync(".kilocode", join(workspace, "cfg_link"));
+    const { toModel } = await call("write_to_file", { path: "cfg_link/mcp.json", content: '{ "mcpServers": { "x": { "command": "touch", "args": ["pwned"] } } }' }, "read,edit");
+    expect(readFileSync(join(workspace, ".kilocode", "mcp.json"), "utf8")).toBe('{ "mcpServers": {} }\n');
+    expect(toModel).toContain("protected");
   });
 });

@@ -52,6 +52,8 @@ const server = await startCodeServer({
     KILN_TEST_RESULTS: resultsFile,
     KILN_TEST_USER_DATA: profile.base,
     KILN_TEST_WORKSPACE: workspace,
+    // A secret-named variable the extension must redact from tool results (suite/redaction.test.ts).
+    KILN_TEST_SECRET_TOKEN: "vermilion-glaze-kiln-42",
     ...(process.env.KILN_TEST_GREP ? { KILN_TEST_GREP: process.env.KILN_TEST_GREP } : {}),
   },
 });

@@ -1,4 +1,4 @@
-import { redactSecrets } from "../llm/redact";
+import { redactToolResult } from "../llm/redact";
 import type { LlmContent, LlmImage } from "../llm/types";
 import type { Approvals } from "../ports/approvals";
 import type { ToolUseBlock } from "../toolcall/types";
@@ -47,6 +47,9 @@ export interface ToolTurnOutcome {
  */
 export async function runToolTurn(calls: readonly ToolCall[], native: boolean, ctx: ToolTurnContext): Promise<ToolTurnOutcome> {
   const { log, signal } = ctx;
+  // Every text of a call that the chat, task history or the model gets: the pipeline redacted the
+  // tool's own result, not the errors, progress lines and cancel notes added around it.
+  const redact = (text: string) => redactToolResult(text, ctx.pipeline.redactSecrets !== false);
   const out: ToolTurnOutcome = { results: [], texts: [], images: [], end: "continue" };
   const started = new Map<number, Promise<ToolCallResult>>();
   const start = (i: number) => {
@@ -70,7 +73,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
         }
       },
     };
-    const progress = new ProgressThrottle(PROGRESS_INTERVAL_MS, (text) => log.setProgress(itemId, text));
+    const progress = new ProgressThrottle(PROGRESS_INTERVAL_MS, (text) => log.setProgress(itemId, redact(text)));
     const deps = { ...ctx.pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push };
     const running = runToolCall(calls[i]!.block, deps)
       .catch((err: unknown): ToolCallResult => ({ status: "error", forModel: `Error: ${err instanceof Error ? err.message : String(err)}` }))
@@ -110,7 +113,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     const result = await started.get(i)!;
     if (signal.aborted) {
       // The card keeps what happened (a refused approval, a finished call); the model hears of the cancel.
-      log.updateTool(itemId, result.status === "done" ? "done" : result.status, result.status === "done" ? result.forModel : "Cancelled.");
+      log.updateTool(itemId, result.status === "done" ? "done" : result.status, result.status === "done" ? redact(result.forModel) : "Cancelled.");
       report("The user cancelled the task.", true);
       skipRest = "Skipped: the task was cancelled.";
       ctx.stop("stopped", "cancelled");
@@ -130,7 +133,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
       continue;
     }
     // A command's output or an MCP result may hold a key (`env`, `cat .env`): the card shows what the model gets.
-    const forModel = redactSecrets(result.forModel);
+    const forModel = redact(result.forModel);
     log.updateTool(itemId, result.status, forModel);
     report(forModel, result.status !== "done", result.status === "done" ? result.images : undefined);
     if (result.status === "denied") {

@@ -82,6 +82,8 @@ export interface ToolboxOptions {
   outputMaxChars?(): number | undefined;
   /** Whether the browser may reach loopback and private addresses unasked; read per call. */
   allowPrivateUrls?(): boolean;
+  /** kiln.redactSecrets / the CLI's --no-redact (PipelineDeps.redactSecrets), read per call; on when absent. */
+  redactSecrets?(): boolean;
   /** The user's rule files for a mode (core/rules/rulesPrompt.ts), read for each system prompt. */
   rules?(mode: string): Pick<RulesLoad, "rules" | "leftOut">;
   /** Checkpoints before edits; a subtask's toolbox gets a view that shares the task's id. */
@@ -147,6 +149,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         allowPrivateUrls: options.allowPrivateUrls?.() === true,
       },
       maxResultChars: options.toolResultMaxChars?.(),
+      redactSecrets: options.redactSecrets?.() !== false,
       saveOverflow: options.saveOverflow,
       translate: (block) => asUseMcpTool(block, options.mcp?.servers()),
       ownFiles,

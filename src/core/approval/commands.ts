@@ -112,17 +112,27 @@ export function redirectTarget(command: SimpleCommand): string | undefined {
 /** Words a command reads or writes as files: its arguments, option values and redirection targets. */
 export function pathCandidates(command: SimpleCommand): ShellWord[] {
   const found: ShellWord[] = [];
+  // After `--` every word is an operand, even one that starts with a dash.
+  let operands = false;
   command.words.forEach((word, i) => {
     const value = word.value;
     if (value === undefined || value === "" || value === "-") return;
     // The command name is a path only when written as one (`./x.sh`); `ls` is looked up in PATH.
-    if (i === 0 && !value.includes("/")) return;
-    const option = /^--?[A-Za-z][\w-]*=(.*)$/s.exec(value);
-    if (option) {
-      if (option[1]) found.push({ ...word, value: option[1] });
+    if (i === 0) {
+      if (value.includes("/")) found.push(word);
       return;
     }
-    if (!value.startsWith("-")) found.push(word);
+    if (operands || !value.startsWith("-")) {
+      found.push(word);
+      return;
+    }
+    if (value === "--") {
+      operands = true;
+      return;
+    }
+    // `--file=/x` and `-f/x` (a value joined to short flags) name a path as much as `-f /x` does.
+    const joined = /^--?[A-Za-z][\w-]*=(.*)$/s.exec(value) ?? /^-[A-Za-z]+([./~].*)$/s.exec(value);
+    if (joined?.[1]) found.push({ ...word, value: joined[1] });
   });
   for (const redirect of command.redirects) if ((redirect.reads || redirect.writes) && redirect.target) found.push(redirect.target);
   return found;

@@ -35,6 +35,14 @@ const ask = (reason?: string): Decision => (reason ? { kind: "ask", reason } : {
  * and state always give the same answer, so each case can be tested on its own.
  */
 export function decide(call: PolicyCall, settings: AutoApproveSettings, state: ApprovalState): Decision {
+  const decision = decideCall(call, settings, state);
+  // The user wanted commands sandboxed and this machine cannot: none runs without them seeing why.
+  const unsandboxed = call.command === undefined ? undefined : settings.execute.sandboxUnavailable;
+  if (!unsandboxed || decision.kind === "deny") return decision;
+  return ask(decision.kind === "ask" && decision.reason ? `${decision.reason} ${unsandboxed}` : unsandboxed);
+}
+
+function decideCall(call: PolicyCall, settings: AutoApproveSettings, state: ApprovalState): Decision {
   const command = call.command === undefined ? undefined : judgeCommand(call.command, settings.execute);
   // A refusal is the user's hard rule: it holds with auto-approve off and with the group not approved.
   if (command?.kind === "deny") return command;
@@ -130,15 +138,18 @@ function judgeCommand(command: AnalyzedCommand, execute: AutoApproveSettings["ex
   if (verdicts.length === 0) return ask();
   const unlisted = verdicts.find((v) => v.verdict.kind === "unlisted");
   if (unlisted) return ask(`\`${unlisted.part.text}\` is not on the allowed command list.`);
+  // In the sandbox a command writes only in the workspace and cannot see the user's secrets, so what
+  // it writes, runs or reaches is contained: only a path that may be hidden from Kiln still asks.
+  const contained = execute.sandboxed === true;
   for (const { part, verdict } of verdicts) {
     // "*" allows any command as written; a prefix allows a tool to look, within the workspace.
     if (verdict.kind !== "allowed" || verdict.wildcard) continue;
-    const target = redirectTarget(part);
+    const target = contained ? undefined : redirectTarget(part);
     if (target) return ask(`\`${part.text}\` writes to ${target} by redirection, which the allowed prefix does not cover.`);
     const [name, ...args] = part.words.map((w) => w.value ?? w.raw);
-    const risky = name === undefined ? undefined : riskyOption(name, args);
+    const risky = contained || name === undefined ? undefined : riskyOption(name, args);
     if (risky) return ask(`\`${part.text}\` uses \`${risky}\`, an option that can write files, run code or reach outside the workspace, which the allowed prefix does not cover.`);
-    if (part.pathProblem) return ask(`\`${part.text}\` reaches beyond what the allowed prefix covers: ${part.pathProblem}.`);
+    if (part.pathProblem && (!contained || part.pathMayBeHidden)) return ask(`\`${part.text}\` reaches beyond what the allowed prefix covers: ${part.pathProblem}.`);
     if (!part.words.every((w) => w.value !== undefined)) return ask(`\`${part.text}\` has words whose value Kiln cannot know before it runs.`);
   }
   return ALLOW;

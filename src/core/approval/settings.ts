@@ -20,6 +20,13 @@ export interface AutoApproveSettings {
     denied: readonly string[];
     /** A denied command is refused outright, without asking (for unattended runs). */
     refuseDenied: boolean;
+    /**
+     * Commands run in the command sandbox (src/core/sandbox): it contains their writes and hides the
+     * user's secrets, so an allowed command's redirections, risky options and paths need no question.
+     */
+    sandboxed?: boolean;
+    /** The sandbox is turned on but cannot run here, and why: every command asks, with this as the reason. */
+    sandboxUnavailable?: string;
   };
   browser: boolean;
   mcp: boolean;
@@ -58,8 +65,12 @@ export const NOTHING_AUTO_APPROVED: AutoApproveSettings = {
   maxCost: 0,
 };
 
-/** Read-only commands that are safe to run unasked in most projects; the VS Code setting's default. */
-export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = ["npm test", "npm run", "git status", "git diff", "git log", "ls", "cat", "pwd", "echo"];
+/**
+ * The VS Code setting's default: commands that look and run no project code (`npm test` runs the
+ * project's scripts and tests, which an edit can change). Their reach is held to the workspace by
+ * the policy's path and option checks.
+ */
+export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = ["git status", "git diff", "git log", "ls", "cat", "pwd", "echo"];
 export const DEFAULT_DENIED_COMMANDS: readonly string[] = ["rm -rf", "git push --force", "sudo"];
 
 /**

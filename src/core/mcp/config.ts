@@ -197,6 +197,7 @@ function parseServer(
     // The extension host's own cwd is arbitrary, so relative paths are taken from the workspace.
     config.cwd =
       cwd && vars.workspaceFolder && !isAbsolute(cwd) ? resolve(vars.workspaceFolder, cwd) : (cwd ?? vars.workspaceFolder);
+    config.written = { transport: "stdio", command: c.command, args: c.args ?? [], ...(c.cwd && { cwd: c.cwd }), env: stringValues(c.env ?? {}), headers: {} };
   } else {
     if (!c.url) {
       report(`url is required for ${transport === "sse" ? "an SSE" : "a streamable HTTP"} server`);
@@ -210,11 +211,16 @@ function parseServer(
     }
     config.url = url;
     config.headers = expandMap("headers", c.headers ?? {}, true);
+    config.written = { transport: config.transport, args: [], env: {}, url: c.url, headers: { ...(c.headers ?? {}) } };
   }
   for (const problem of problems) report(problem);
   if (problems.size > 0) return undefined;
   for (const warning of warnings) report(warning);
   return config;
+}
+
+function stringValues(map: Record<string, string | number | boolean>): Record<string, string> {
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, String(v)]));
 }
 
 function isHttpUrl(text: string): boolean {

@@ -15,6 +15,7 @@ import type { Logger } from "../ports";
 import { clientCapabilities, installRequestHandlers } from "./clientRequests";
 import { cap } from "./format";
 import { stdioServerEnv } from "./serverEnv";
+import { blockedText } from "./trust";
 import type { McpClientRequests } from "./requests";
 import type { McpServerConfig, McpServerState, McpServerView, McpToolInfo } from "./types";
 
@@ -70,6 +71,13 @@ export class McpConnection {
       this.ctx.changed();
       return;
     }
+    // The one way to a connect (a restart and a watched file come here too): a blocked entry runs nothing.
+    if (this.config.blocked) {
+      this.state = "needs-approval";
+      this.error = blockedText(this.config.blocked.reason);
+      this.ctx.changed();
+      return;
+    }
     void this.connect();
   }
 
@@ -84,6 +92,7 @@ export class McpConnection {
   connectedClient(): Client | Error {
     if (this.state === "connected" && this.client) return this.client;
     if (this.state === "disabled") return new Error(`MCP server "${this.config.name}" is disabled.`);
+    if (this.state === "needs-approval") return new Error(`MCP server "${this.config.name}" was not started: ${this.error ?? "it needs approval"}.`);
     const why = this.state === "error" ? `: ${this.error ?? "unknown error"}` : " (still connecting)";
     return new Error(`MCP server "${this.config.name}" is not connected${why}.`);
   }
@@ -105,6 +114,7 @@ export class McpConnection {
       transport: c.transport,
       state: this.state,
       ...(this.error !== undefined && { error: this.error }),
+      ...(c.blocked && { blocked: c.blocked }),
       tools: this.tools.map((t) => ({ ...t })),
       resources: this.resources.map((r) => ({ ...r })),
       templates: this.templates.map((t) => ({ ...t })),

@@ -31,6 +31,54 @@ export interface McpServerConfig {
   disabledTools: string[];
   /** Files whose change restarts the server. */
   watchPaths: string[];
+  /** The launch fields as the file writes them; what a project server's approval covers (trust.ts). Absent for entries made in code. */
+  written?: McpLaunch;
+  /** A project server that may not start (trust.ts): the hub lists it with the reason and starts nothing. */
+  blocked?: McpBlocked;
+}
+
+/**
+ * What decides what a server runs or reaches, before `${env:…}` and `${workspaceFolder}` are
+ * expanded: the written form holds references to the user's variables, never their values.
+ */
+export interface McpLaunch {
+  transport: McpTransport;
+  command?: string;
+  args: string[];
+  cwd?: string;
+  env: Record<string, string>;
+  url?: string;
+  headers: Record<string, string>;
+}
+
+/** untrusted-workspace: VS Code's Workspace Trust says no; not-approved: never allowed here; changed: allowed, but not as it is now. */
+export type McpBlockReason = "untrusted-workspace" | "not-approved" | "changed";
+
+export interface McpBlocked {
+  reason: McpBlockReason;
+  /** The entry as it is now; allowing it records this, so a later change asks again. */
+  fingerprint: string;
+  launch: McpLaunchView;
+}
+
+/** A variable or header as the approval card shows it: value absent when it looks like a secret. */
+export interface McpShownValue {
+  name: string;
+  value?: string;
+  /** The written value's length, so a masked one still shows that something is there. */
+  length: number;
+}
+
+/** What a blocked server would run, for the person deciding: the written form, secret-looking literals masked. */
+export interface McpLaunchView {
+  transport: McpTransport;
+  command?: string;
+  args: string[];
+  /** Where it would run, expanded (the workspace folder when the entry names none). */
+  cwd?: string;
+  env: McpShownValue[];
+  url?: string;
+  headers: McpShownValue[];
 }
 
 export interface McpConfigResult {
@@ -39,7 +87,8 @@ export interface McpConfigResult {
   errors: string[];
 }
 
-export type McpServerState = "connecting" | "connected" | "error" | "disabled";
+/** needs-approval: a project server not started until the workspace is trusted and its entry allowed. */
+export type McpServerState = "connecting" | "connected" | "error" | "disabled" | "needs-approval";
 
 export interface McpToolInfo {
   name: string;
@@ -68,8 +117,10 @@ export interface McpServerView {
   source: "project" | "global";
   transport: McpTransport;
   state: McpServerState;
-  /** Why it is in the error state. */
+  /** Why it is in the error state, or why it was not started. */
   error?: string;
+  /** Set in the needs-approval state: what it would run, and what allowing it records. */
+  blocked?: McpBlocked;
   tools: McpToolInfo[];
   resources: McpResourceInfo[];
   templates: McpTemplateInfo[];

@@ -203,6 +203,7 @@ export class CommandPool implements Terminal {
       id: entry.id,
       command: entry.command,
       via: entry.process.via,
+      ...(entry.process.sandbox && { sandbox: entry.process.sandbox }),
       state,
       exitCode: entry.exit?.exitCode,
       signal: entry.exit?.signal,

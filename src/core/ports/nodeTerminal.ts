@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
+import type { CommandSandbox } from "../sandbox";
 import { CommandPool, type CommandPoolOptions } from "./commandPool";
 import { cleanEnv, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "./terminal";
 
@@ -43,6 +44,8 @@ function hookExit(): void {
 export interface NodeLauncherOptions {
   /** The environment commands start from; this process's, without Kiln's keys, when absent. */
   baseEnv?: Record<string, string | undefined>;
+  /** Asked at each launch: a sandbox to run the command in, or undefined to run it as it is. */
+  sandbox?: () => CommandSandbox | undefined;
 }
 
 /**
@@ -53,21 +56,23 @@ export interface NodeLauncherOptions {
 export class NodeProcessLauncher implements ProcessLauncher {
   private readonly env: Record<string, string>;
 
-  constructor(options: NodeLauncherOptions = {}) {
+  constructor(private readonly options: NodeLauncherOptions = {}) {
     this.env = cleanEnv(options.baseEnv ?? process.env);
   }
 
   async launch(command: string, options: LaunchOptions): Promise<LaunchedProcess> {
-    return launchChild(command, options, this.env);
+    return launchChild(command, options, this.env, this.options.sandbox?.());
   }
 }
 
-export function launchChild(command: string, options: LaunchOptions, baseEnv: Record<string, string>): LaunchedProcess {
+/** Runs `command` through the system shell, inside `sandbox` when one is given. */
+export function launchChild(command: string, options: LaunchOptions, baseEnv: Record<string, string>, sandbox?: CommandSandbox): LaunchedProcess {
   const shell = WINDOWS ? (process.env.ComSpec ?? "cmd.exe") : "/bin/sh";
-  const args = WINDOWS ? ["/d", "/s", "/c", `"${command}"`] : ["-c", command];
+  const direct = { file: shell, args: WINDOWS ? ["/d", "/s", "/c", `"${command}"`] : ["-c", command] };
+  const { file, args } = sandbox ? sandbox.wrap(command, options.cwd) : direct;
   // The extra variables could name a key again; they come from Kiln's code, but check anyway.
   const env = cleanEnv({ ...baseEnv, ...options.env });
-  const child = spawn(shell, args, { cwd: options.cwd, env, detached: !WINDOWS, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, windowsVerbatimArguments: WINDOWS });
+  const child = spawn(file, args, { cwd: options.cwd, env, detached: !WINDOWS, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, windowsVerbatimArguments: WINDOWS });
   running.add(child);
   hookExit();
   // A command left in the background must not keep the CLI alive after the task ends (the exit hook
@@ -104,6 +109,7 @@ export function launchChild(command: string, options: LaunchOptions, baseEnv: Re
   let killed = false;
   return {
     via: "child process",
+    ...(sandbox && { sandbox: sandbox.description }),
     exited,
     kill() {
       if (killed) return;

@@ -23,6 +23,8 @@ export interface ProcessExit {
 export interface LaunchedProcess {
   /** How it runs, in words for the model and the tests: "child process", "shell integration", … */
   readonly via: string;
+  /** Set when it runs in the command sandbox: what it could not reach, in words for the model. */
+  readonly sandbox?: string;
   /** Settles once the process has ended and its output was delivered. Never rejects. */
   readonly exited: Promise<ProcessExit>;
   /** Ends the process and what it started (its process group); safe to call more than once. */
@@ -60,6 +62,8 @@ export interface CommandStatus {
   id: string;
   command: string;
   via: string;
+  /** Set when it ran in the command sandbox: what it could not reach, in words for the model. */
+  sandbox?: string;
   state: CommandState;
   exitCode?: number;
   signal?: string;

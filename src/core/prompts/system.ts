@@ -3,6 +3,7 @@ import { rulesSection } from "../rules/rulesPrompt";
 import type { RulesLoad } from "../rules/loadRules";
 import type { McpServerView } from "../mcp/types";
 import { mcpSection } from "./mcpSection";
+import { UNTRUSTED_RULE } from "./untrusted";
 
 export interface Environment {
   cwd: string;
@@ -61,6 +62,9 @@ ${toolUse}
 - Never write placeholders such as "rest of the code unchanged": write complete content.
 - To change part of a file, use apply_diff (or insert_content, search_and_replace); write_to_file is
   for new files and complete rewrites. Read a file before you change it.
+${UNTRUSTED_RULE}
+- [redacted] in a tool result stands for a secret Kiln removed (an API key, a token, a password). Never
+  write it into a file: edit around the line that holds it, or ask the user.
 
 # Environment
 

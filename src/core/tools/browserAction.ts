@@ -3,6 +3,7 @@ import { defineTool, type ToolOutcome } from "./defineTool";
 import { filePathOf, isLocalHostName, NavigationGuard } from "../browser/navigationGuard";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { p } from "./params";
+import { untrusted } from "../prompts/untrusted";
 
 export const BROWSER_ACTIONS = ["launch", "click", "hover", "type", "press", "scroll_down", "scroll_up", "resize", "screenshot", "close"] as const;
 type Action = (typeof BROWSER_ACTIONS)[number];
@@ -111,7 +112,8 @@ function done(action: Action, args: Args, url: string): string {
 
 function describe(action: Action, args: Args, shot: BrowserSnapshot): string {
   const { width, height } = shot.viewport;
-  const logs = shot.logs.length === 0 ? "(none)" : shot.logs.join("\n") + (shot.droppedLogs > 0 ? `\n(${shot.droppedLogs} more lines not shown)` : "");
+  // The page writes its console: data for the model, never orders (the system prompt's rule on <untrusted>).
+  const logs = shot.logs.length === 0 ? "(none)" : untrusted(`browser:${shot.url}`, shot.logs.join("\n")) + (shot.droppedLogs > 0 ? `\n(${shot.droppedLogs} more lines not shown)` : "");
   return [
     done(action, args, shot.url),
     `Current URL: ${shot.url}`,

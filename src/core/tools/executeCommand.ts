@@ -95,6 +95,8 @@ export const executeCommandTool = defineTool({
       return { kind: "result", text: `Error: the command could not be started: ${err instanceof Error ? err.message : String(err)}` };
     }
     const where = args.cwd ? ` (in ${cwd.display})` : "";
-    return { kind: "result", text: `Command: ${args.command}${where}\n${describeState(status, timeoutS)}\nOutput:\n${formatOutput(status, 1, context.outputMaxChars)}` };
+    // The model should read "Read-only file system" or a failed connection as the sandbox's doing.
+    const sandbox = status.sandbox ? `${status.sandbox}\n` : "";
+    return { kind: "result", text: `Command: ${args.command}${where}\n${describeState(status, timeoutS)}\n${sandbox}Output:\n${formatOutput(status, 1, context.outputMaxChars)}` };
   },
 });

@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from "diff";
 import type { ToolContext, ToolOutcome } from "./defineTool";
 import { DirectEditReview } from "../ports/directEditReview";
 import type { ResolvedPath } from "./paths";
+import { REDACTED } from "../llm/redact";
 
 /** A text file as it is on disk, with what an edit must keep: its line endings and a BOM. */
 export interface TextFile {
@@ -64,12 +65,22 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
   const diff = patch.slice(Math.max(0, patch.indexOf("--- ")));
   const edits = context.edits ?? new DirectEditReview(context.fs);
   const approve = context.approve ?? (async () => ({ approved: true }) as const);
-  const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, tool }, () => approve({ diff }));
+  // The model saw [redacted] where a file it read held a secret; writing the mark back would put it
+  // in place of the real value. A person decides, whatever is auto-approved.
+  const writesMark = original !== undefined && count(after ?? "", REDACTED) > count(original, REDACTED);
+  const details = writesMark
+    ? { diff, alwaysAsk: true, reason: `The change writes ${REDACTED}, the mark Kiln puts where it hid a secret from the model: saved, it would replace the real value in ${target.display}.` }
+    : { diff };
+  const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, tool }, () => approve(details));
   if (!result.applied) return { applied: false, outcome: { kind: "denied", feedback: result.feedback } };
   context.changes?.record(target.absolute, target.display, original, result.content);
   const problems = result.newProblems?.length ? problemNote(target.display, result.newProblems) : "";
   const discarded = result.discardedChanges?.length ? ` The user discarded ${result.discardedChanges.length === 1 ? "this change" : "these changes"} of your proposal: ${result.discardedChanges.join("; ")}; the rest was saved.` : "";
   return { ...result, note: discarded + (result.userEdited ? userEditNote(target.display, after ?? "", result.content ?? "") : "") + problems };
+}
+
+function count(text: string, needle: string): number {
+  return text.split(needle).length - 1;
 }
 
 /** New errors after the save, so the model fixes what it broke before moving on. */

@@ -3,6 +3,8 @@ import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
 import type { AnyTool, ApprovalCategory, ApprovalInfo, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
 import { TOOL_RESULT_MAX_CHARS } from "./limits";
+import { redactToolResult } from "../llm/redact";
+import { closeCutBlocks } from "../prompts/untrusted";
 import { coerceArgs } from "./params";
 import { resolvePath, resolveRealPath, type ResolvedPath } from "./paths";
 import { ignoreRulesOf, type IgnoreRules } from "../workspace/ignore";
@@ -61,6 +63,11 @@ export interface PipelineDeps {
   onPhase?(phase: "waiting" | "running"): void;
   /** Told what a running call reports of its progress, for its card; throttled by the caller. */
   onProgress?(text: string): void;
+  /**
+   * kiln.redactSecrets (the CLI's --no-redact turns it off): whether results also lose credentials
+   * of a known shape and secret-named environment values; the API keys go in any case. Default on.
+   */
+  redactSecrets?: boolean;
   /**
    * Called when an edit-group call is approved, before it writes (the task's checkpoint). It must
    * not throw: a checkpoint that cannot be taken never holds the edit up.
@@ -158,7 +165,7 @@ function commandOf(text: string, deps: PipelineDeps): Promise<AnalyzedCommand> {
   return readCommand(text, cwd, async (absolute, written) => {
     const resolved = await resolveRealPath(cwd, absolute);
     if (resolved.outsideWorkspace) return `\`${written}\` is outside the workspace`;
-    if (rules.isHiddenFromAgent(resolved.absolute)) return `\`${written}\` is hidden from Kiln by .kilocodeignore`;
+    if (isHidden(resolved, rules)) return { problem: `\`${written}\` is hidden from Kiln by .kilocodeignore`, hidden: true };
     return undefined;
   });
 }
@@ -200,6 +207,25 @@ async function askBeforeReading(block: ToolUseBlock, tool: AnyTool, approval: Ap
   const verdict = decide(call, toSettings(deps.autoApprove), stateOf(deps));
   if (verdict.kind === "allow") return undefined;
   if (verdict.kind === "deny") return refused(tool.name, verdict.reason);
+  const decision = await askUser(block, tool, approval, paths, call, deps, {
+    reason: `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the workspace; Kiln has to read ${outside.length === 1 ? "it" : "them"} to prepare the change.`,
+  });
+  if (!decision.approved) return denied(tool.name, decision.feedback);
+  // The user may have taken a while: the tool reads next, so what the paths lead to is checked again.
+  const moved = await movedSinceCheck(paths, deps);
+  return moved ? fail(moved) : undefined;
+}
+
+/** Puts the call to the user (the card in VS Code, the terminal in the CLI), its phase shown while it waits. */
+async function askUser(
+  block: ToolUseBlock,
+  tool: AnyTool,
+  approval: ApprovalInfo,
+  paths: readonly ResolvedPath[],
+  call: PolicyCall,
+  deps: PipelineDeps,
+  details: ApprovalDetails,
+): Promise<ApprovalDecision> {
   deps.onPhase?.("waiting");
   const decision = await deps.approvals.request({
     tool: tool.name,
@@ -207,16 +233,13 @@ async function askBeforeReading(block: ToolUseBlock, tool: AnyTool, approval: Ap
     summary: approval.summary,
     params: block.params,
     paths: paths.map((p) => p.absolute),
-    outsideWorkspace: true,
+    outsideWorkspace: call.paths.some((p) => p.outsideWorkspace),
     protectedPaths: [...call.protectedPaths],
     ...(approval.category ? { category: approval.category } : {}),
-    reason: `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the workspace; Kiln has to read ${outside.length === 1 ? "it" : "them"} to prepare the change.`,
+    ...details,
   });
-  if (!decision.approved) return denied(tool.name, decision.feedback);
-  deps.onPhase?.("running");
-  // The user may have taken a while: the tool reads next, so what the paths lead to is checked again.
-  const moved = await movedSinceCheck(paths, deps);
-  return moved ? fail(moved) : undefined;
+  if (decision.approved) deps.onPhase?.("running");
+  return decision;
 }
 
 /** Why the call may no longer go ahead when a path leads somewhere else than when it was checked; undefined when none does. */
@@ -279,21 +302,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
         refusal = verdict.reason;
         return { approved: false, feedback: verdict.reason } as const;
       }
-      deps.onPhase?.("waiting");
-      const decision = await deps.approvals.request({
-        tool: tool.name,
-        group: tool.group,
-        summary: approval.summary,
-        params: block.params,
-        paths: paths.map((p) => p.absolute),
-        outsideWorkspace: call.paths.some((p) => p.outsideWorkspace),
-        protectedPaths: [...call.protectedPaths],
-        ...(approval.category ? { category: approval.category } : {}),
-        ...(verdict.reason ? { reason: verdict.reason } : {}),
-        ...details,
-      });
-      if (decision.approved) deps.onPhase?.("running");
-      return decision;
+      return askUser(block, tool, approval, paths, call, deps, { ...(verdict.reason ? { reason: verdict.reason } : {}), ...details });
     })().then(async (decision) => {
       if (!decision.approved) return decision;
       // The last moment before the tool reads or writes: a link swapped since the check (while the
@@ -322,7 +331,8 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   if (outcome.kind === "denied") return moved ? fail(moved) : refusal ? refused(tool.name, refusal) : denied(tool.name, outcome.feedback);
   if (outcome.kind !== "result") return { status: "done", outcome, forModel: "" };
   const isError = outcome.text.startsWith("Error:");
-  const text = await cap(tool.name, outcome.text, deps);
+  // Before the cut: the full text saved for the model to page through is redacted too.
+  const text = await cap(tool.name, redactToolResult(outcome.text, deps.redactSecrets !== false), deps);
   return isError ? { status: "error", forModel: text } : { status: "done", outcome, forModel: text, images: outcome.images };
 }
 
@@ -332,5 +342,5 @@ async function cap(toolName: string, text: string, deps: PipelineDeps): Promise<
   const where = deps.saveOverflow ? await deps.saveOverflow(toolName, text) : undefined;
   if (where) deps.ownFiles?.add(resolvePath(deps.context.cwd, where).absolute);
   const rest = where ? ` The full result is saved at ${where}; read it with read_file and start_line.` : "";
-  return `${text.slice(0, max)}\n[Result cut at ${max} of ${text.length} characters.${rest}]`;
+  return `${closeCutBlocks(text.slice(0, max))}\n[Result cut at ${max} of ${text.length} characters.${rest}]`;
 }

@@ -1,6 +1,7 @@
 import { checkArguments } from "../mcp/argumentCheck";
 import { progressText } from "../mcp/requests";
 import type { McpHubApi, McpServerView } from "../mcp/types";
+import { untrusted } from "../prompts/untrusted";
 import { defineTool, type ToolOutcome } from "./defineTool";
 import { p } from "./params";
 
@@ -12,6 +13,9 @@ export function connectedServer(hub: McpHubApi | undefined, name: string): McpSe
   if (!server) {
     const names = servers.map((s) => s.name);
     return { kind: "result", text: `Error: there is no MCP server "${name}". ${names.length ? `Servers: ${names.join(", ")}.` : "No servers are configured."}` };
+  }
+  if (server.state === "needs-approval") {
+    return { kind: "result", text: `Error: MCP server "${name}" has not been started: it comes from the project's .kilocode/mcp.json and the user has not allowed it yet${server.error ? ` (${server.error})` : ""}. Ask the user to allow it in Kiln's MCP view, or do without it.` };
   }
   if (server.state !== "connected") return { kind: "result", text: `Error: MCP server "${name}" is ${server.state}${server.error ? ` (${server.error})` : ""}; it cannot be used now.` };
   return server;
@@ -58,8 +62,10 @@ export const useMcpToolTool = defineTool({
     if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
     const progress = context.progress;
     const result = await context.mcp!.callTool(server.name, tool.name, parsed, context.signal, progress ? { onProgress: (p) => progress(progressText(p)) } : {});
-    if (result.isError) return { kind: "result", text: `Error: ${server.name}/${tool.name} reported an error: ${result.text || "(no message)"}` };
-    return { kind: "result", text: result.text || "(the tool returned nothing)", ...(result.images.length ? { images: result.images } : {}) };
+    // The server's words, error or not, are data for the model: it may not take orders from them.
+    const source = `mcp:${server.name}/${tool.name}`;
+    if (result.isError) return { kind: "result", text: `Error: ${server.name}/${tool.name} reported an error:\n${untrusted(source, result.text || "(no message)")}` };
+    return { kind: "result", text: result.text ? untrusted(source, result.text) : "(the tool returned nothing)", ...(result.images.length ? { images: result.images } : {}) };
   },
 });
 
@@ -78,7 +84,8 @@ export const accessMcpResourceTool = defineTool({
     const decision = context.approve ? await context.approve() : { approved: true as const };
     if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
     const result = await context.mcp!.readResource(server.name, args.uri.trim(), context.signal);
-    if (result.isError) return { kind: "result", text: `Error: reading ${args.uri} from ${server.name} failed: ${result.text}` };
-    return { kind: "result", text: result.text || "(the resource is empty)", ...(result.images.length ? { images: result.images } : {}) };
+    const source = `mcp:${server.name}/${args.uri.trim()}`;
+    if (result.isError) return { kind: "result", text: `Error: reading ${args.uri} from ${server.name} failed:\n${untrusted(source, result.text)}` };
+    return { kind: "result", text: result.text ? untrusted(source, result.text) : "(the resource is empty)", ...(result.images.length ? { images: result.images } : {}) };
   },
 });

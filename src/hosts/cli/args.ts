@@ -28,6 +28,8 @@ export interface CliArgs extends ContextArgs {
   protocol: ToolProtocolSetting;
   /** What runs without asking: --approve's words, with the command lists and limits of the flags. */
   autoApprove: AutoApproveSettings;
+  /** --sandbox: commands run in the command sandbox (src/core/sandbox); network with --sandbox-network. */
+  sandbox?: { network: boolean };
   maxRequests: number;
   retries: number;
   fuzzyThreshold?: number;
@@ -37,10 +39,16 @@ export interface CliArgs extends ContextArgs {
   outputMaxChars?: number;
   /** --allow-private-urls: the browser may open loopback and private addresses unasked. */
   allowPrivateUrls?: boolean;
+  /** --no-redact: tool results keep credentials of known shapes and secret-named variables' values (never the API key). */
+  noRedact?: boolean;
   /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
   globalRules?: string;
   /** A global MCP config file beside the workspace's .kilocode/mcp.json. */
   mcpConfig?: string;
+  /** --trust-project-mcp: the workspace's .kilocode/mcp.json servers start unasked, for this run only. */
+  trustProjectMcp?: boolean;
+  /** Where a yes to a project MCP server is kept (~/.kilocode/kiln/mcp-approvals.json). */
+  mcpApprovals: string;
 }
 
 export const USAGE = `Usage:
@@ -69,6 +77,12 @@ Options:
   --deny-command PREFIX        commands starting so always ask, which here means no (repeatable;
                                the longer matching prefix wins); $(…), backticks and destructive
                                commands always ask too
+  --sandbox                    run commands in a sandbox (Linux, bubblewrap): the workspace writable,
+                               the rest read-only, ~/.ssh, ~/.aws and other credentials hidden, no
+                               network. Allowed commands then also run unasked when they redirect
+                               to a file, use options like -e or -o, or name paths outside the
+                               workspace. Where it cannot run, it says why and every command asks
+  --sandbox-network            with --sandbox: commands may use the network
   --max-approvals N            after N auto-approved calls, every call asks (default: no limit)
   --max-requests N             stop after N model requests (default 50)
   --retries N                  automatic retries of a failed request (default 3; Retry-After honoured)
@@ -81,8 +95,16 @@ Options:
   --allow-private-urls         browser_action may open localhost, 127.0.0.1 and private-network
                                addresses without asking (else opening one asks, and the page
                                may reach no other such address)
+  --no-redact                  keep tokens, keys and passwords (known shapes, values of variables
+                               named *TOKEN*, *KEY, *SECRET*, *PASSWORD*…) in tool results; by
+                               default they reach the model and history as [redacted]. The API
+                               key is redacted either way
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
                                .kilocode/mcp.json, whose entries win
+  --trust-project-mcp          start the servers of the workspace's .kilocode/mcp.json unasked, for
+                               this run only (CI). Without it each asks once at a terminal (a yes
+                               is kept in ~/.kilocode/kiln/mcp-approvals.json, asked again when its
+                               entry changes); with no terminal they do not start
   --global-rules DIR           folder of global rules (default ~/.kilocode/rules; DIR-<mode> for a
                                mode's). Project rules: .kilocode/rules/, .kilocode/rules-<mode>/,
                                AGENTS.md, .clinerules, .kilocoderules, .roorules
@@ -129,6 +151,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     retries: 3,
     ...defaultContextArgs(),
     historyDir: env.KILN_HISTORY_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "tasks"),
+    mcpApprovals: join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "mcp-approvals.json"),
     checkpointDir: env.KILN_CHECKPOINT_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln"),
   };
   const words: string[] = [];
@@ -136,6 +159,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const allowed: string[] = [];
   const denied: string[] = [];
   let maxApprovals = 0;
+  let sandboxNetwork = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const value = () => {
@@ -215,8 +239,20 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       case "--allow-private-urls":
         args.allowPrivateUrls = true;
         break;
+      case "--sandbox":
+        args.sandbox = { network: false };
+        break;
+      case "--sandbox-network":
+        sandboxNetwork = true;
+        break;
+      case "--no-redact":
+        args.noRedact = true;
+        break;
       case "--mcp-config":
         args.mcpConfig = value();
+        break;
+      case "--trust-project-mcp":
+        args.trustProjectMcp = true;
         break;
       case "--global-rules":
         args.globalRules = value();
@@ -264,6 +300,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   }
   if (words.length > 0) args.prompt = words.join(" ");
   if ((allowed.length || denied.length) && !approve.includes("command")) throw new UsageError("--allow-command and --deny-command need command in --approve");
+  if (sandboxNetwork && !args.sandbox) throw new UsageError("--sandbox-network needs --sandbox");
+  if (args.sandbox) args.sandbox.network = sandboxNetwork;
   // Without a list, --approve command keeps meaning any command; the deny list, $(…) and destructive commands still ask.
   args.autoApprove = settingsFromWords(approve, { allowed: allowed.length ? allowed : ["*"], denied, maxRequests: maxApprovals });
   return args;

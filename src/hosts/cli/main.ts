@@ -10,7 +10,7 @@ import { createToolbox } from "../../core/agent/toolbox";
 import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
 import { createProvider } from "../../core/llm/createProvider";
 import { API_KEY_ENV } from "../../core/llm/keys";
-import { redactSecrets } from "../../core/llm/redact";
+import { redactSecrets, registerSecretEnvironment } from "../../core/llm/redact";
 import { takeApiKey } from "./apiKey";
 import { findMode } from "../../core/modes/modes";
 import { loadModes } from "../../core/modes/customModes";
@@ -23,10 +23,12 @@ import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
 import { TerminalApprovals } from "./terminalApprovals";
 import type { McpHub } from "../../core/mcp/McpHub";
 import { createCliHub, startMcpServers } from "./mcp";
+import { askYesNo, FileMcpTrustStore } from "./mcpApprovals";
 import { loadSaved, printHistory, recordTask } from "./history";
 import { identityFor } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
+import { cliSandbox } from "./sandbox";
 
 async function readStdin(): Promise<string> {
   const parts: Buffer[] = [];
@@ -70,12 +72,13 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
   for (const error of loaded.errors) printErr(`kiln: ${error}\n`);
   const mode = findMode(args.mode, loaded.modes);
   if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${loaded.modes.map((m) => m.slug).join(", ")})`);
+  const sandbox = cliSandbox(args, workspace, (line) => printErr(`kiln: ${line}\n`));
   const toolbox = createToolbox({
     registry: createDefaultRegistry(),
     mode,
     protocol: args.protocol,
     approvals: new TerminalApprovals(Boolean(process.stdin.isTTY)),
-    autoApprove: args.autoApprove,
+    autoApprove: sandbox.autoApprove,
     cwd: workspace,
     modes: loaded.modes,
     fuzzyThreshold: () => args.fuzzyThreshold,
@@ -83,6 +86,7 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
     toolResultMaxChars: () => args.toolResultMaxChars,
     outputMaxChars: () => args.outputMaxChars,
     allowPrivateUrls: () => args.allowPrivateUrls === true,
+    redactSecrets: () => args.noRedact !== true,
     // The same loader as the extension, read for each request; a problem is said once on stderr.
     rules: createRulesSource({
       where: { workspace, globalDir: resolve(args.globalRules ?? join(homedir(), ".kilocode", "rules")) },
@@ -94,7 +98,8 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
     maxRequests: args.maxRequests,
     saveOverflow: overflowSaver(),
     // Commands start from this process's environment without Kiln's keys; long output is logged to a temp folder.
-    terminal: createNodeTerminal({ logDir: () => mkdtempSync(join(tmpdir(), "kiln-commands-")) }),
+    // With --sandbox, each command runs inside it (src/core/sandbox).
+    terminal: createNodeTerminal({ logDir: () => mkdtempSync(join(tmpdir(), "kiln-commands-")), sandbox: sandbox.launch }),
     // The browser is found at launch: CHROME_PATH / PUPPETEER_EXECUTABLE_PATH, else the usual places.
     browser: () => createPuppeteerSession({ logger: stderrLogger }),
     checkpoints: cliCheckpoints(args, workspace, stderrLogger),
@@ -127,6 +132,8 @@ async function main(): Promise<number> {
   let apiKey: string | undefined;
   let mcpVars: NodeJS.ProcessEnv = process.env;
   try {
+    // Before anything runs: a command that prints $DB_PASSWORD sends the model [redacted] (unless --no-redact).
+    registerSecretEnvironment(process.env);
     args = parseArgs(process.argv.slice(2), process.env, process.cwd());
     // `${env:NAME}` in an MCP config may name the key on purpose; that is the one way it reaches a server.
     mcpVars = { ...process.env };
@@ -158,7 +165,12 @@ async function main(): Promise<number> {
     task.cancel();
   });
   try {
-    if (hub) await startMcpServers(hub, resolve(args.workspace), args.mcpConfig, (line) => printErr(`kiln: ${line}\n`), mcpVars);
+    if (hub) {
+      const report = (line: string) => printErr(`kiln: ${line}\n`);
+      // A project's servers start when allowed: remembered, asked here at a terminal, or --trust-project-mcp.
+      const gate = { store: await FileMcpTrustStore.load(args.mcpApprovals, report), trustAll: args.trustProjectMcp === true, ...(process.stdin.isTTY && { ask: askYesNo }) };
+      await startMcpServers(hub, resolve(args.workspace), args.mcpConfig, report, mcpVars, gate);
+    }
     if (interrupted) return EXIT.stopped;
     return await runTask(args, task);
   } finally {

@@ -13,6 +13,7 @@ import { VsCodeFileSystem } from "./VsCodeFileSystem";
 import { createVsCodeTerminal, VsCodeLauncher } from "./vscodeTerminal";
 import { recorded, type LastTerminalOutput } from "./terminalOutput";
 import { readAutoApprove } from "./autoApprove";
+import { VsCodeCommandSandbox } from "./commandSandbox";
 import { DiffEditReview } from "./diffReview";
 import { workspaceRules } from "./ruleFiles";
 import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
@@ -95,6 +96,13 @@ export function toolboxFactory(
   let tasks = 0;
   // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
   let launcher: VsCodeLauncher | undefined;
+  const sandbox = new VsCodeCommandSandbox(storage, logger);
+  // The workspace a command may write in: the first folder, as for every task; a command run with
+  // no folder open (it closed mid-task) is confined to its own folder rather than let out.
+  const sandboxFor = (cwd: string) => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return sandbox.forLaunch(folder?.uri.scheme === "file" ? folder.uri.fsPath : cwd);
+  };
   return (approvals, mcpCaller) => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return undefined;
@@ -112,8 +120,8 @@ export function toolboxFactory(
       modes: loaded.modes,
       protocol: setting(logger, "provider.protocol", "xml", (v): v is ToolProtocolSetting => PROTOCOLS.includes(v as ToolProtocolSetting)),
       approvals,
-      // Read per call, so turning auto-approve on or off applies to the running task.
-      autoApprove: () => readAutoApprove(logger),
+      // Read per call, so turning auto-approve or the command sandbox on or off applies to the running task.
+      autoApprove: () => sandbox.approval(readAutoApprove(logger), cwd),
       cwd,
       fs,
       // Edits open in the diff editor for review; without the review documents they go straight to disk.
@@ -135,6 +143,7 @@ export function toolboxFactory(
       toolResultMaxChars: () => limit(logger, "context.toolResultMaxChars", TOOL_RESULT_MAX_CHARS),
       outputMaxChars: () => limit(logger, "terminal.outputMaxChars", OUTPUT_MAX_CHARS),
       allowPrivateUrls: () => setting(logger, "mentions.allowPrivateUrls", false, (v): v is boolean => typeof v === "boolean"),
+      redactSecrets: () => setting(logger, "redactSecrets", true, (v): v is boolean => typeof v === "boolean"),
       // Rule files are read for each request: an edited or toggled rule reaches the running task.
       rules: workspaceRules(storage, cwd, logger),
       // Tagged with the chat, so a server's sampling or form request during a call is asked there.
@@ -147,7 +156,7 @@ export function toolboxFactory(
         return file.fsPath;
       },
       // Each task numbers its own commands; a long output is logged in the task's folder.
-      terminal: createVsCodeTerminal(recorded((launcher ??= new VsCodeLauncher({ logger })), terminalOutput), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
+      terminal: createVsCodeTerminal(recorded((launcher ??= new VsCodeLauncher({ logger, sandbox: sandboxFor })), terminalOutput), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
       // The path is read at each launch, so fixing the setting after a "no browser found" error works at once.
       browser: () => createPuppeteerSession({ logger, executablePath: () => setting(logger, "browser.executablePath", "", (v): v is string => typeof v === "string") }),
       // Before each reply's first edit, in a shadow repository in global storage.

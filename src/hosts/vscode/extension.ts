@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { createProvider } from "../../core/llm/createProvider";
+import { registerSecretEnvironment } from "../../core/llm/redact";
 import { DEFAULT_MODELS, apiKeySecretName, type ProviderKind } from "../../core/llm/types";
 import { resolveModelInfo } from "../../core/llm/models";
 import { ChatSession, type ChatSessionDeps } from "./ChatSession";
@@ -13,6 +14,7 @@ import { loadWorkspaceModes, toolboxFactory } from "./agentSetup";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./proposalDocuments";
 import { TaskReview } from "./taskReview";
 import { McpSetup } from "./mcpSetup";
+import { GlobalStateMcpTrust } from "./mcpTrust";
 import { ChatHistory } from "./chatHistory";
 import { HistoryStore } from "../../core/history/HistoryStore";
 import { routeMcpRequests } from "./chatMcpRequests";
@@ -55,6 +57,9 @@ export interface KilnTestApi {
 }
 
 export function activate(context: vscode.ExtensionContext): KilnTestApi | undefined {
+  // The editor's environment may hold tokens (GITHUB_TOKEN, a DB password); commands inherit it, and
+  // what they print reaches tool results as [redacted] while kiln.redactSecrets is on.
+  registerSecretEnvironment(process.env);
   const logger = new OutputLogger();
   context.subscriptions.push(logger);
 
@@ -65,7 +70,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
 
   // The diff editor's two sides: the original, read-only, and the proposal, in memory and editable.
   // MCP servers start with the extension, so their tools are ready for the first task.
-  const mcp = new McpSetup(context.globalStorageUri, logger, String(context.extension.packageJSON.version));
+  // Project servers start only once allowed; the approvals live in globalState, outside any repository.
+  const mcp = new McpSetup(context.globalStorageUri, logger, String(context.extension.packageJSON.version), new GlobalStateMcpTrust(context.globalState));
   context.subscriptions.push(mcp, vscode.commands.registerCommand("kiln.editGlobalMcpConfig", () => mcp.editGlobal()));
   // Servers' sampling and form requests are asked in the chat whose call they come from, else the sidebar.
   void mcp.hub.setRequests(routeMcpRequests(() => sidebar.mcpRequests));

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import { addServer, locateServer, removeServer, setServerDisabled, setToolListed, type EditResult } from "../../core/mcp/configEdits";
 import { errorText } from "../../core/mcp/connection";
-import type { McpSource } from "../../core/mcp/config";
+import { parseMcpConfig, type McpSource } from "../../core/mcp/config";
 import type { Logger } from "../../core/ports";
 import { Emitter } from "../../shared/disposable";
 import type { HostToMcpView, McpServerForm, McpToHost, McpViewState } from "../../shared/protocol/mcp";
@@ -105,8 +105,12 @@ export class McpController implements vscode.Disposable {
         const done = flag === "enabled" ? `${tool} ${value ? "enabled" : "disabled"}.` : `${tool} ${value ? "runs without asking" : "asks before it runs"}.`;
         return this.editServer(server, (text, file) => setToolListed(text, file, server, list, tool, listed), done);
       }
-      case "mcp/delete":
-        return this.editServer(message.server, (text, file) => removeServer(text, file, message.server), `Deleted ${message.server}.`);
+      case "mcp/delete": {
+        const source = this.sourceOf(message.server);
+        const outcome = await this.editServer(message.server, (text, file) => removeServer(text, file, message.server), `Deleted ${message.server}.`);
+        if (outcome.ok && source === "project") await this.setup.forgetApproval(message.server);
+        return outcome;
+      }
       case "mcp/edit": {
         const source = this.sourceOf(message.server);
         await this.setup.open(source, (document) => {
@@ -121,6 +125,11 @@ export class McpController implements vscode.Disposable {
       case "mcp/openFile":
         await this.setup.open(message.scope);
         return { ok: true, message: `Opened ${labelOf(message.scope)}.` };
+      case "mcp/approve":
+        return { ok: true, message: await this.setup.approve(message.server, message.fingerprint) };
+      case "mcp/manageTrust":
+        await vscode.commands.executeCommand("workbench.trust.manage");
+        return { ok: true, message: "Opened Workspace Trust." };
     }
   }
 
@@ -132,7 +141,12 @@ export class McpController implements vscode.Disposable {
     // The project's entry would hide a global one of the same name (or the new one would be hidden).
     if (other) return Promise.resolve({ ok: false, field: "name", message: `${labelOf(other.source)} already has a server "${other.name}"` });
     const vars = { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, env: process.env };
-    return this.editFile(form.scope, (text, file) => addServer(text, file, form.scope, vars, checked.server), `Added ${checked.server.name} to ${labelOf(form.scope)}.`);
+    // The person typed this entry into Kiln's own form: it is allowed as written.
+    const allow = async (text: string) => {
+      const written = parseMcpConfig(text, labelOf(form.scope), form.scope, vars).servers.find((s) => s.name === checked.server.name);
+      if (written) await this.setup.approveOwnEntry(written);
+    };
+    return this.editFile(form.scope, (text, file) => addServer(text, file, form.scope, vars, checked.server), `Added ${checked.server.name} to ${labelOf(form.scope)}.`, allow);
   }
 
   /** The file a running server's entry is in (the project's wins, as in the hub). */
@@ -147,7 +161,7 @@ export class McpController implements vscode.Disposable {
   }
 
   /** Reads, edits and writes one file, then reloads once; a refused edit writes nothing. */
-  private editFile(source: McpSource, edit: (text: string, file: string) => EditResult, done: string): Promise<Outcome> {
+  private editFile(source: McpSource, edit: (text: string, file: string) => EditResult, done: string, beforeWrite?: (text: string) => Promise<void>): Promise<Outcome> {
     return serially(async () => {
       const path = this.setup.pathOf(source);
       if (!path) return { ok: false, message: `open a folder first: ${PROJECT_MCP_FILE} belongs to a project` };
@@ -155,6 +169,8 @@ export class McpController implements vscode.Disposable {
       const result = edit(before, labelOf(source));
       if (!result.ok) return result;
       if (result.text !== before) {
+        // Before the write: the watcher's reload of it must already find the entry allowed.
+        await beforeWrite?.(result.text);
         await writeAtomically(path, result.text);
         await this.setup.reload();
       }

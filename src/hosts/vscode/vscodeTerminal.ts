@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { Logger } from "../../core/ports";
 import { CommandPool, type CommandPoolOptions } from "../../core/ports/commandPool";
 import { launchChild } from "../../core/ports/nodeTerminal";
+import { commandLine, type CommandSandbox } from "../../core/sandbox";
 import { cleanEnv, SECRET_ENV, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "../../core/ports/terminal";
 
 export const TERMINAL_NAME = "Kiln";
@@ -20,6 +21,16 @@ export interface VsCodeLauncherOptions {
   /** false: always the pseudoterminal path (a setting, or a test of that path). */
   shellIntegration?: boolean;
   integrationWaitMs?: number;
+  /** Asked at each launch: the sandbox to run the command in (kiln.commands.sandbox), or undefined. */
+  sandbox?: (cwd: string) => CommandSandbox | undefined;
+}
+
+/** Shells that read a single-quoted bwrap line as written; fish, PowerShell and cmd quote otherwise. */
+const POSIX_SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
+
+function posixShell(): string | undefined {
+  const shell = vscode.env.shell;
+  return shell && POSIX_SHELLS.has(shell.slice(shell.lastIndexOf("/") + 1)) ? shell : undefined;
 }
 
 function delay(ms: number): Promise<void> {
@@ -59,11 +70,16 @@ export class VsCodeLauncher implements ProcessLauncher, vscode.Disposable {
 
   async launch(command: string, options: LaunchOptions): Promise<LaunchedProcess> {
     const enabled = this.options.shellIntegration !== false && vscode.workspace.getConfiguration("terminal.integrated").get<boolean>("shellIntegration.enabled", true);
-    if (enabled && !this.integrationFailed) {
+    const sandbox = this.options.sandbox?.(options.cwd);
+    // Sandboxed, the terminal's shell runs one bwrap line (ending in the command as written), which
+    // only a POSIX shell reads as meant; under another shell the command runs in the pseudoterminal.
+    const shell = sandbox ? posixShell() : undefined;
+    if (enabled && !this.integrationFailed && (!sandbox || shell)) {
       const terminal = await this.integratedTerminal(options);
+      if (terminal && sandbox) return this.runIntegrated(terminal, commandLine(sandbox.wrap(command, options.cwd, shell)), options, sandbox.description);
       if (terminal) return this.runIntegrated(terminal, command, options);
     }
-    return this.runInPty(command, options);
+    return this.runInPty(command, options, sandbox);
   }
 
   dispose(): void {
@@ -102,7 +118,7 @@ export class VsCodeLauncher implements ProcessLauncher, vscode.Disposable {
     return undefined;
   }
 
-  private runIntegrated(terminal: vscode.Terminal, command: string, options: LaunchOptions): LaunchedProcess {
+  private runIntegrated(terminal: vscode.Terminal, command: string, options: LaunchOptions, sandbox?: string): LaunchedProcess {
     terminal.show(true);
     const execution = terminal.shellIntegration!.executeCommand(command);
     // read() only sees data written after its first call: call it at once.
@@ -135,6 +151,7 @@ export class VsCodeLauncher implements ProcessLauncher, vscode.Disposable {
     let interrupted = false;
     return {
       via: "shell integration",
+      ...(sandbox && { sandbox }),
       exited,
       kill: () => {
         if (interrupted) return;
@@ -146,13 +163,13 @@ export class VsCodeLauncher implements ProcessLauncher, vscode.Disposable {
     };
   }
 
-  private runInPty(command: string, options: LaunchOptions): LaunchedProcess {
+  private runInPty(command: string, options: LaunchOptions, sandbox?: CommandSandbox): LaunchedProcess {
     let pty = [...this.ptys].find((p) => !p.busy);
     if (!pty) {
       pty = new PtyTerminal();
       this.ptys.add(pty);
     }
-    return pty.run(command, options);
+    return pty.run(command, options, sandbox);
   }
 }
 
@@ -191,15 +208,16 @@ class PtyTerminal {
     this.terminal = vscode.window.createTerminal({ name: TERMINAL_NAME, pty, iconPath: ICON });
   }
 
-  run(command: string, options: LaunchOptions): LaunchedProcess {
+  run(command: string, options: LaunchOptions, sandbox?: CommandSandbox): LaunchedProcess {
     this.busy = true;
     this.terminal.show(true);
-    this.show(`\x1b[1m${options.cwd}$ ${command}\x1b[0m\r\n`);
+    const where = sandbox ? " \x1b[2m(in the sandbox)\x1b[0m" : "";
+    this.show(`\x1b[1m${options.cwd}$ ${command}\x1b[0m${where}\r\n`);
     const onOutput = (chunk: string) => {
       this.show(chunk.replace(/\r?\n/g, "\r\n"));
       options.onOutput(chunk);
     };
-    const child = launchChild(command, { ...options, onOutput }, cleanEnv(process.env));
+    const child = launchChild(command, { ...options, onOutput }, cleanEnv(process.env), sandbox);
     this.current = child;
     void child.exited.then((exit) => {
       const how = exit.exitCode !== undefined ? `exit code ${exit.exitCode}` : exit.signal ? `ended by ${exit.signal}` : "ended";
@@ -207,7 +225,7 @@ class PtyTerminal {
       this.current = undefined;
       this.busy = false;
     });
-    return { via: "pseudoterminal", exited: child.exited, kill: () => child.kill() };
+    return { via: "pseudoterminal", ...(child.sandbox && { sandbox: child.sandbox }), exited: child.exited, kill: () => child.kill() };
   }
 
   private show(text: string): void {

@@ -40,6 +40,13 @@ export const MCP_MESSAGES = [
   z.object({ type: z.literal("mcp/add"), requestId, form: McpServerFormSchema }).strict(),
   /** Opens the project's or the global config file, made with an empty server list if missing. */
   z.object({ type: z.literal("mcp/openFile"), requestId, scope }).strict(),
+  /**
+   * "Allow and start" on a project server that needs approval: fingerprint is the entry the card
+   * showed, so the host allows that entry and no other (a changed one is shown again instead).
+   */
+  z.object({ type: z.literal("mcp/approve"), requestId, server, fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+  /** Opens VS Code's Manage Workspace Trust, where an untrusted workspace's servers are let start. */
+  z.object({ type: z.literal("mcp/manageTrust"), requestId }).strict(),
 ] as const;
 export type McpToHost = z.infer<(typeof MCP_MESSAGES)[number]>;
 

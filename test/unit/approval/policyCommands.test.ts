@@ -102,7 +102,7 @@ describe("the denied list", () => {
 
 describe("chains: every part is judged", () => {
   it("`npm test && rm -rf build` asks because rm -rf is denied, naming that part", async () => {
-    expect(await run("npm test && rm -rf build", DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS)).toEqual({
+    expect(await run("npm test && rm -rf build", ["npm test"], DEFAULT_DENIED_COMMANDS)).toEqual({
       kind: "ask",
       reason: '`rm -rf build` matches the denied command prefix "rm -rf".',
     });
@@ -267,14 +267,14 @@ describe("refuseDenied", () => {
 describe("the default lists", () => {
   const defaults = async (command: string) => decideFresh(await commandCall(command), commands(DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS)).kind;
 
-  it.each(["npm test", "npm run lint", "git status", "git diff HEAD~1", "git log -3", "ls -la", "cat package.json", "pwd", "echo hi", "npm test 2>&1 | cat"])(
+  it.each(["git status", "git diff HEAD~1", "git log -3", "ls -la", "cat package.json", "pwd", "echo hi", "git log -3 2>&1 | cat"])(
     "allow %s",
     async (command) => {
       expect(await defaults(command)).toBe("allow");
     },
   );
 
-  it.each(["npm install left-pad", "git push", "git push --force", "sudo ls", "rm -rf node_modules", "lsof", "echo hi > file", "node script.js"])("ask for %s", async (command) => {
+  it.each(["npm test", "npm run build", "npm install left-pad", "git push", "git push --force", "sudo ls", "rm -rf node_modules", "lsof", "echo hi > file", "node script.js"])("ask for %s", async (command) => {
     expect(await defaults(command)).toBe("ask");
   });
 });

@@ -92,6 +92,18 @@ describe("analyzeCommand: the simple commands a line runs", () => {
     expect(await unsafe(command)).toEqual([]);
   });
 
+  it("names a zsh `=word` expansion as not understood", async () => {
+    expect((await unsafe("cat =ssh")).join(" ")).toContain("zsh");
+  });
+
+  it("on Windows reads only lines of plain words: cmd.exe and PowerShell quote and expand their own ways", async () => {
+    expect((await analyzeCommand("git status", "win32")).unreadable).toBeUndefined();
+    expect((await analyzeCommand("npm run build -- --env=prod", "win32")).unreadable).toBeUndefined();
+    for (const line of ["git status ^& pwned", "echo %PATH%", "ls; pwned", 'echo "a" & pwned', "ls `npwned", "dir $(pwned)"]) {
+      expect((await analyzeCommand(line, "win32")).unreadable).toContain("on Windows");
+    }
+  });
+
   it("reads an argument after a redirection as bash does: `npm test >log x` passes x to npm", async () => {
     expect(await words("npm test >log x")).toEqual(["npm test x"]);
   });

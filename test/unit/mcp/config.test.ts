@@ -49,6 +49,7 @@ describe("transport", () => {
       alwaysAllow: [],
       disabledTools: [],
       watchPaths: [],
+      written: { transport: "stdio", command: "npx", args: ["-y", "server"], env: {}, headers: {} },
     });
   });
 

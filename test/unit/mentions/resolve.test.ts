@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,6 +59,19 @@ describe("resolving mentions in real folders", () => {
     const out = await resolveMentions("read @/secret.env", context());
     expect(out).toContain("hidden from Kiln by .kilocodeignore");
     expect(out).not.toContain("hunter2");
+  });
+
+  it("refuses a link to a hidden file or into a hidden folder: the link's name does not hide what it reads", async () => {
+    mkdirSync(join(root, "private"));
+    writeFileSync(join(root, "private", "key.txt"), "KEY=swordfish\n");
+    writeFileSync(join(root, ".kilocodeignore"), "secret.env\nprivate/\n");
+    symlinkSync("secret.env", join(root, "env_link"));
+    symlinkSync("private", join(root, "priv_link"));
+    const out = await resolveMentions("read @/env_link and @/priv_link/key.txt and @/priv_link/", context());
+    expect(out).not.toContain("hunter2");
+    expect(out).not.toContain("swordfish");
+    expect(out).not.toContain("key.txt\n</folder_content>");
+    expect(out.match(/hidden from Kiln by \.kilocodeignore/g)?.length).toBe(3);
   });
 
   it("says a missing file does not exist, and refuses paths outside the workspace", async () => {

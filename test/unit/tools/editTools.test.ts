@@ -315,3 +315,23 @@ describe("a proposal the user changed before approving", () => {
     expect(result.forModel).toBe("Created new.txt (1 line).");
   });
 });
+
+describe("writing back a secret's [redacted] mark", () => {
+  it("asks a person, even with edits auto-approved, before a rewrite replaces a secret with the mark", async () => {
+    writeFileSync(join(cwd, ".env.example"), "API_URL=https://api.example.com\nAPI_TOKEN=real-value-123\n");
+    answer = { approved: false, feedback: "keep my token" };
+    const result = await run("write_to_file", { path: ".env.example", content: "API_URL=https://api.example.org\nAPI_TOKEN=[redacted]\n" }, deps({ auto: ["edit"] }));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.reason).toContain("[redacted]");
+    expect(result.status).toBe("denied");
+    expect(file(".env.example")).toBe("API_URL=https://api.example.com\nAPI_TOKEN=real-value-123\n");
+  });
+
+  it("does not ask when the mark was already in the file, or for a new file", async () => {
+    writeFileSync(join(cwd, "notes.md"), "Secrets show as [redacted].\n");
+    await run("write_to_file", { path: "notes.md", content: "Secrets show as [redacted] in results.\n" }, deps({ auto: ["edit"] }));
+    await run("write_to_file", { path: "doc.md", content: "A [redacted] mark.\n" }, deps({ auto: ["edit"] }));
+    expect(asked).toEqual([]);
+    expect(file("doc.md")).toBe("A [redacted] mark.\n");
+  });
+});

@@ -138,6 +138,56 @@ describe("the sidebar's MCP view", () => {
     expect(el(screen.getByTestId("mcp-status")).textContent).toBe("Added git2.");
   });
 
+  it("a project server that needs approval shows what it would run, masked values as hidden, and Allow sends its fingerprint", () => {
+    const fingerprint = "a".repeat(64);
+    const blocked: McpServerView = {
+      ...EVERYTHING,
+      name: "repo-tools",
+      state: "needs-approval",
+      error: "a server from the project's .kilocode/mcp.json starts only once you allow its command",
+      tools: [],
+      resources: [],
+      prompts: [],
+      log: [],
+      blocked: {
+        reason: "not-approved",
+        fingerprint,
+        launch: {
+          transport: "stdio",
+          command: "npx",
+          args: ["-y", "repo-mcp", "--root", "/ws app"],
+          cwd: "/ws",
+          env: [
+            { name: "GITHUB_TOKEN", value: "${env:GITHUB_TOKEN}", length: 19 },
+            { name: "API_KEY", length: 28 },
+          ],
+          headers: [],
+        },
+      },
+    };
+    openMcp(state([blocked]));
+    const card = within(screen.getByTestId("mcp-server"));
+    expect(el(card.getByTestId("mcp-state")).textContent).toBe("needs approval");
+    expect(el(card.getByTestId("mcp-approval")).textContent).toContain("Kiln runs it only once you allow it");
+    expect(el(card.getByTestId("mcp-launch-command")).textContent).toBe("Commandnpx -y repo-mcp --root '/ws app'");
+    expect(el(card.getByTestId("mcp-launch-cwd")).textContent).toBe("In folder/ws");
+    expect(el(card.getByTestId("mcp-launch-env")).textContent).toBe("EnvironmentGITHUB_TOKEN=${env:GITHUB_TOKEN}API_KEY hidden (28 characters)");
+    // Nothing runs, so there is nothing to restart; the rest of the entry's buttons stay.
+    expect(card.queryByText("Restart")).toBeNull();
+    expect(card.getByText("Edit")).toBeTruthy();
+    fireEvent.click(card.getByTestId("mcp-allow"));
+    expect(sent("mcp/approve")).toMatchObject([{ server: "repo-tools", fingerprint }]);
+
+    cleanup();
+    posted.length = 0;
+    openMcp(state([{ ...blocked, blocked: { ...blocked.blocked!, reason: "untrusted-workspace" } }]));
+    const untrusted = within(screen.getByTestId("mcp-server"));
+    expect(el(untrusted.getByTestId("mcp-state")).textContent).toBe("not trusted");
+    expect(untrusted.queryByTestId("mcp-allow")).toBeNull();
+    fireEvent.click(untrusted.getByTestId("mcp-manage-trust"));
+    expect(sent("mcp/manageTrust")).toHaveLength(1);
+  });
+
   it("a URL server takes a URL instead of a command, and the host can switch the page to the view", () => {
     const mcp = new McpStore();
     render(h(App, { store: new ChatStore((fn) => fn()), mcp }));

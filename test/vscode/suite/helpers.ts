@@ -44,6 +44,30 @@ export function writeMcpConfig(text: string): void {
   writeFileSync(join(folder, "mcp.json"), text);
 }
 
+/**
+ * Allows a project MCP server the way the MCP view's "Allow and start" does: the same host message,
+ * with the fingerprint the host listed. Call it after a reload; a server whose entry is already
+ * allowed (the suites share the host and its approvals) is left as it is.
+ */
+export async function allowMcpServer(name: string): Promise<void> {
+  const api = await kiln();
+  const server = await waitFor(`MCP server "${name}" to be listed`, () => api.mcp.hub.servers().find((s) => s.name === name));
+  if (!server.blocked) return;
+  assert.equal(server.blocked.reason, "not-approved", `${name} is blocked for another reason: ${server.blocked.reason}`);
+  const requestId = `allow-${name}-${Date.now()}`;
+  const answered = new Promise<{ ok: boolean; message: string }>((resolve) => {
+    const listener = api.sidebar.onDidPost((m) => {
+      if (m.type === "mcp/result" && m.requestId === requestId) {
+        listener.dispose();
+        resolve(m);
+      }
+    });
+  });
+  api.sidebar.receive({ type: "mcp/approve", requestId, server: name, fingerprint: server.blocked.fingerprint });
+  const result = await answered;
+  assert.equal(result.ok, true, result.message);
+}
+
 /** Removes the workspace's .kilocode folder (the suites share the workspace, which has none of its own) and its servers. */
 export async function removeMcpConfig(): Promise<void> {
   rmSync(join(process.env.KILN_TEST_WORKSPACE!, ".kilocode"), { recursive: true, force: true });

@@ -12,13 +12,16 @@ export async function run(): Promise<void> {
   require("./chat.test");
   require("./agent.test");
   require("./secrets.test");
+  require("./redaction.test");
   require("./terminal.test");
+  require("./sandbox.test");
   require("./queue.test");
   require("./diffReview.test");
   require("./taskReview.test");
   require("./mcp.test");
   require("./mcpView.test");
   require("./mcpRequests.test");
+  require("./mcpTrust.test");
   require("./history.test");
   require("./checkpoints.test");
   require("./profiles.test");

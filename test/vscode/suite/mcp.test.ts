@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, kiln, promptOf, removeMcpConfig, startTurn, useFakeModel, waitFor, writeMcpConfig, xmlCall } from "./helpers";
+import { allowMcpServer, COMPLETE, kiln, promptOf, removeMcpConfig, startTurn, useFakeModel, waitFor, writeMcpConfig, xmlCall } from "./helpers";
 
 // The suite runs from out/test/vscode: the repository, with its node_modules, is three folders up.
 const EVERYTHING = join(__dirname, "..", "..", "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -26,6 +26,7 @@ describe("MCP servers from .kilocode/mcp.json in the real host", () => {
     const api = await kiln();
     writeMcpConfig(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
     await api.mcp.reload();
+    await allowMcpServer("everything");
     const connected = await waitFor("the server to connect", () => api.mcp.hub.servers().find((s) => s.name === "everything" && s.state === "connected"), 45_000);
     assert.ok(connected.tools.some((t) => t.name === "echo"), connected.tools.map((t) => t.name).join(", "));
 
@@ -45,6 +46,7 @@ describe("MCP servers from .kilocode/mcp.json in the real host", () => {
     const api = await kiln();
     writeMcpConfig(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
     await api.mcp.reload();
+    await allowMcpServer("everything");
     await waitFor("the server to connect", () => api.mcp.hub.servers().find((s) => s.state === "connected"), 45_000);
     writeMcpConfig('{ "mcpServers": { "everything": ');
     await api.mcp.reload();

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import type { McpRequestItem } from "../../../src/shared/protocol/mcpRequests";
 import { FakeModelServer, type ScriptedTurn } from "../../fixtures/fakeModelServer";
-import { chatItems, COMPLETE, kiln, promptOf, removeMcpConfig, startTurn, toolCards, useFakeModel, waitFor, writeMcpConfig, xmlCall } from "./helpers";
+import { allowMcpServer, chatItems, COMPLETE, kiln, promptOf, removeMcpConfig, startTurn, toolCards, useFakeModel, waitFor, writeMcpConfig, xmlCall } from "./helpers";
 
 // The suite runs from out/test/vscode: the repository, with its node_modules, is three folders up.
 const EVERYTHING = join(__dirname, "..", "..", "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -36,6 +36,7 @@ describe("MCP sampling, forms and progress in the real host", () => {
     writeMcpConfig(JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
     const api = await kiln();
     await api.mcp.reload();
+    await allowMcpServer("everything");
     // The sampling tool is listed only when Kiln declared sampling: proof the host answers it.
     await waitFor("server-everything with its sampling tool", () => api.mcp.hub.servers().find((s) => s.name === "everything" && s.tools.some((t) => t.name === "trigger-sampling-request")), 45_000);
   });

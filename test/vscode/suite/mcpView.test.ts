@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import type { McpServerView } from "../../../src/core/mcp/types";
 import type { McpServerForm, McpToHost, McpViewState } from "../../../src/shared/protocol/mcp";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
-import { kiln, waitFor } from "./helpers";
+import { allowMcpServer, kiln, waitFor } from "./helpers";
 
 // The suite runs from out/test/vscode: the repository, with its node_modules, is three folders up.
 const EVERYTHING = join(__dirname, "..", "..", "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -98,6 +98,7 @@ describe("The MCP view in the real host (sidebar, mcp/* messages)", () => {
     const api = await kiln();
     write(written());
     await api.mcp.reload();
+    await allowMcpServer("everything");
     await waitForServer("everything to connect", "everything", (s) => s.state === "connected");
   });
 

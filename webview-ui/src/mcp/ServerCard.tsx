@@ -5,6 +5,7 @@ import { ConfirmBar } from "../settings/ConfirmBar";
 import { requestId } from "../settings/api";
 import type { Result } from "../settings/model";
 import { send } from "../vscodeApi";
+import { ApprovalPanel, blockedLabel } from "./ApprovalPanel";
 
 type Request = Extract<McpToHost, { requestId: string }>;
 /** A request before it gets its id (spread over the union, so each kind keeps its own fields). */
@@ -36,26 +37,34 @@ export function ServerCard({ server, results }: { server: McpServerView; results
   const { failed, request } = useRequests(results);
   const name = server.name;
   const disabled = server.state === "disabled";
+  const blocked = server.blocked;
   return (
     <section className="mcp-server" data-testid="mcp-server" data-name={name} data-state={server.state} aria-label={`MCP server ${name}`}>
       <header className="mcp-server-head">
         <h3 className="mcp-name">{name}</h3>
         <span className={`mcp-state mcp-state-${server.state}`} data-testid="mcp-state">
-          {server.state}
+          {blocked ? blockedLabel(blocked) : server.state}
         </span>
       </header>
       <p className="mcp-meta">
         {TRANSPORTS[server.transport]} · {FILES[server.source]}
       </p>
-      {server.error && (
-        <p className="mcp-error" data-testid="mcp-server-error">
-          {server.error}
-        </p>
+      {blocked ? (
+        <ApprovalPanel name={name} blocked={blocked} request={request} />
+      ) : (
+        server.error && (
+          <p className="mcp-error" data-testid="mcp-server-error">
+            {server.error}
+          </p>
+        )
       )}
       <div className="mcp-buttons">
-        <button type="button" className="secondary" disabled={disabled} onClick={() => request({ type: "mcp/restart", server: name })}>
-          Restart
-        </button>
+        {/* A server that needs approval has nothing to restart. */}
+        {!blocked && (
+          <button type="button" className="secondary" disabled={disabled} onClick={() => request({ type: "mcp/restart", server: name })}>
+            Restart
+          </button>
+        )}
         <button type="button" className="secondary" data-testid="mcp-toggle-server" onClick={() => request({ type: "mcp/setDisabled", server: name, disabled: !disabled })}>
           {disabled ? "Enable" : "Disable"}
         </button>
@@ -83,10 +92,13 @@ export function ServerCard({ server, results }: { server: McpServerView; results
       )}
       {server.tools.length > 0 && <Tools server={name} tools={server.tools} results={results} />}
       <Offers server={server} />
-      <details className="mcp-log" data-testid="mcp-log">
-        <summary>Log ({server.log.length} lines)</summary>
-        <pre>{server.log.slice(-LOG_TAIL).join("\n") || "(empty)"}</pre>
-      </details>
+      {/* A server that never ran has no log worth a line. */}
+      {!(blocked && server.log.length === 0) && (
+        <details className="mcp-log" data-testid="mcp-log">
+          <summary>Log ({server.log.length} lines)</summary>
+          <pre>{server.log.slice(-LOG_TAIL).join("\n") || "(empty)"}</pre>
+        </details>
+      )}
     </section>
   );
 }

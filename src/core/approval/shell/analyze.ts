@@ -42,6 +42,11 @@ export interface SimpleCommand {
   nested: boolean;
   /** Set by pathCheck.ts: why a path it names may not be reached unasked. */
   pathProblem?: string;
+  /**
+   * Set with pathProblem when the path is hidden from Kiln (.kilocodeignore) or may be (known only
+   * when it runs, one of too many to look up): the command sandbox hides neither.
+   */
+  pathMayBeHidden?: boolean;
 }
 
 export interface CommandAnalysis {
@@ -70,8 +75,17 @@ function bashParser() {
 /** Longer lines are not read: a person should see what runs. */
 const MAX_COMMAND_CHARS = 20_000;
 
-export async function analyzeCommand(command: string): Promise<CommandAnalysis> {
+/**
+ * Windows runs commands in cmd.exe or PowerShell, whose quoting, escapes (`^`, backtick) and
+ * expansions (`%X%`, `$(…)`) are not the POSIX shell's: there, only lines of plain words are read.
+ */
+const WINDOWS_PLAIN = /^[\w\s\-./:=@,+]*$/;
+
+export async function analyzeCommand(command: string, platform: NodeJS.Platform = process.platform): Promise<CommandAnalysis> {
   if (command.length > MAX_COMMAND_CHARS) return { commands: [], substitution: false, unsafe: [], unreadable: `it is longer than ${MAX_COMMAND_CHARS} characters` };
+  if (platform === "win32" && !WINDOWS_PLAIN.test(command)) {
+    return { commands: [], substitution: false, unsafe: [], unreadable: "on Windows only lines of plain words are auto-approved (cmd.exe and PowerShell read quotes and symbols their own ways)" };
+  }
   const parser = await bashParser();
   const tree = parser.parse(command);
   if (!tree) return { commands: [], substitution: false, unsafe: [], unreadable: "the shell grammar could not read it" };
@@ -259,6 +273,7 @@ class Walk {
       case "number": {
         const text = node.text;
         if (/!/.test(text)) this.flag(`\`${text}\` has a \`!\`, which an interactive shell expands from its history`);
+        if (/^=/.test(text)) this.flag(`\`${text}\` starts with \`=\`, which zsh expands to a command's path`);
         // Escaped characters are literal: blank them in the unquoted text so `\*` is no glob.
         return [{ value: unescapeWord(text), unquoted: text.replace(/\\[\s\S]/g, "__") }];
       }
