@@ -84,9 +84,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.up("Control");
   const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
   await input!.type(title);
+  // Right after a reload the palette fills in as extensions register: give it time on a busy machine.
   await page.waitForFunction(
     (want) => [...document.querySelectorAll(".quick-input-list .monaco-list-row")].some((row) => (row as HTMLElement).innerText.includes(want)),
-    { timeout: 20_000 },
+    { timeout: 60_000 },
     title,
   );
   await page.keyboard.press("Enter");
