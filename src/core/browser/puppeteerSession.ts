@@ -2,6 +2,7 @@ import type { Browser, HTTPRequest, KeyInput, Page } from "puppeteer-core";
 import type { Logger } from "../ports";
 import { BrowserError, type BrowserInput, type BrowserSession, type BrowserSnapshot, type NavigationCheck, type Viewport } from "../ports/browser";
 import { findChrome, type FindChromeEnv } from "./findChrome";
+import { PROXY_ERROR_HEADER, startGuardProxy, type GuardProxy } from "./guardProxy";
 
 export const DEFAULT_VIEWPORT: Viewport = { width: 900, height: 600 };
 
@@ -44,6 +45,7 @@ export class PuppeteerBrowserSession implements BrowserSession {
   private size: Viewport;
   /** Judges every request of the page (navigations, redirects, subresources); set at each launch. */
   private guard: NavigationCheck | undefined;
+  private proxy: GuardProxy | undefined;
 
   constructor(private readonly options: PuppeteerSessionOptions = {}) {
     this.size = { ...(options.viewport ?? DEFAULT_VIEWPORT) };
@@ -60,14 +62,19 @@ export class PuppeteerBrowserSession implements BrowserSession {
   async launch(url: string, signal?: AbortSignal, guard?: NavigationCheck): Promise<BrowserSnapshot> {
     this.guard = guard;
     const page = this.page ?? (await (this.starting ??= this.start(signal).finally(() => (this.starting = undefined))));
+    const unreachable = (error: string) => new BrowserError(`could not open ${url}: ${error}${/ERR_CONNECTION_REFUSED/.test(error) ? " (is the server running?)" : ""}`);
     try {
-      await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS, signal });
+      const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: NAVIGATION_TIMEOUT_MS, signal });
+      // The proxy answered for a server it could not reach: the same error as without a proxy.
+      const proxyError = response?.headers()[PROXY_ERROR_HEADER];
+      if (proxyError) throw unreachable(proxyError);
     } catch (err) {
+      if (err instanceof BrowserError) throw err;
       cancelled(signal);
       const blocked = this.blocked.get(url) ?? [...this.blocked.values()].at(-1);
       if (blocked) throw new BrowserError(`could not open ${url}: Kiln blocked it: ${blocked}.`);
       // A slow page is still worth a look; a refused connection or a bad address is not.
-      if (!isTimeout(err)) throw new BrowserError(`could not open ${url}: ${message(err)}${/ERR_CONNECTION_REFUSED/.test(message(err)) ? " (is the server running?)" : ""}`);
+      if (!isTimeout(err)) throw unreachable(message(err));
       this.log(`[kiln] the page did not finish loading within ${NAVIGATION_TIMEOUT_MS / 1000} s`);
     }
     return this.snapshot(page, signal);
@@ -111,11 +118,17 @@ export class PuppeteerBrowserSession implements BrowserSession {
   async close(): Promise<void> {
     this.blocked.clear();
     const browser = this.browser;
+    const proxy = this.proxy;
     this.browser = undefined;
     this.page = undefined;
+    this.proxy = undefined;
     this.logs = [];
     this.dropped = 0;
-    if (browser?.connected) await browser.close();
+    try {
+      if (browser?.connected) await browser.close();
+    } finally {
+      await proxy?.close();
+    }
   }
 
   async dispose(): Promise<void> {
@@ -133,7 +146,10 @@ export class PuppeteerBrowserSession implements BrowserSession {
     const executablePath = findChrome(this.options.executablePath?.(), this.options.where);
     // Loaded on first use: puppeteer is large and most tasks never open a browser.
     const { launch } = await import("puppeteer-core");
-    const args = ["--no-first-run", "--no-default-browser-check", "--disable-extensions"];
+    // Every request leaves through Kiln's proxy, loopback included (`<-loopback>` drops Chromium's
+    // own bypass): WebSockets and workers are judged there, where request interception cannot see.
+    this.proxy ??= await startGuardProxy(() => this.guard, (line) => this.log(line));
+    const args = ["--no-first-run", "--no-default-browser-check", "--disable-extensions", `--proxy-server=${this.proxy.url}`, "--proxy-bypass-list=<-loopback>"];
     // Chrome refuses to start its sandbox as root (containers, CI); elsewhere the sandbox stays on.
     if (process.getuid?.() === 0) args.push("--no-sandbox");
     let browser: Browser;
@@ -156,6 +172,8 @@ export class PuppeteerBrowserSession implements BrowserSession {
     }
     if (this.disposed) {
       await browser.close();
+      await this.proxy?.close();
+      this.proxy = undefined;
       throw new BrowserError("the task ended while the browser was starting.");
     }
     const page = (await browser.pages())[0] ?? (await browser.newPage());

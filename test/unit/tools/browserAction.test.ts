@@ -246,6 +246,24 @@ describe("browser_action with a real Chromium", () => {
     }
   });
 
+  it("blocks a page's WebSocket to another local address, which request interception cannot see", async () => {
+    const { server: other, url: otherUrl } = await servePage();
+    let reached = 0;
+    other.on("upgrade", (_req, socket) => (reached++, socket.destroy()));
+    const target = otherUrl.replace("http:", "ws:");
+    try {
+      const blocked = await runToolCall(act({ action: "launch", url: `${pageUrl}websocket?to=${encodeURIComponent(target)}` }), deps(session(), true, undefined, { allowPrivateUrls: false }));
+      expect(blocked.forModel).toContain(`[blocked by Kiln] ${new URL(otherUrl).host}`);
+      expect(reached).toBe(0);
+      // With local addresses allowed the same socket gets through: the count above is no accident.
+      await runToolCall(act({ action: "launch", url: `${pageUrl}websocket?to=${encodeURIComponent(target)}` }), deps(session(), true, undefined, { allowPrivateUrls: true }));
+      expect(reached).toBe(1);
+    } finally {
+      other.closeAllConnections();
+      other.close();
+    }
+  });
+
   it("stops waiting for a hanging page when the task is cancelled", async () => {
     const controller = new AbortController();
     const d = deps(session(), true, controller.signal);
