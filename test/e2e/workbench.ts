@@ -77,19 +77,26 @@ export async function kilnFrame(page: Page): Promise<Frame> {
 
 /** Runs a command from the command palette by its title, as a user would. */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.down("Control");
-  await page.keyboard.down("Shift");
-  await page.keyboard.press("p");
-  await page.keyboard.up("Shift");
-  await page.keyboard.up("Control");
-  const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
-  await input!.type(title);
-  // Right after a reload the palette fills in as extensions register: give it time on a busy machine.
-  await page.waitForFunction(
-    (want) => [...document.querySelectorAll(".quick-input-list .monaco-list-row")].some((row) => (row as HTMLElement).innerText.includes(want)),
-    { timeout: 60_000 },
-    title,
-  );
+  const listed = (timeout: number) =>
+    page
+      .waitForFunction((want) => [...document.querySelectorAll(".quick-input-list .monaco-list-row")].some((row) => (row as HTMLElement).innerText.includes(want)), { timeout }, title)
+      .then(() => true)
+      .catch(() => false);
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.down("Control");
+    await page.keyboard.down("Shift");
+    await page.keyboard.press("p");
+    await page.keyboard.up("Shift");
+    await page.keyboard.up("Control");
+    const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
+    // The whole text, `>` included: right after a reload the first keys can land before the palette
+    // has its `>`, which turns it into file search.
+    await input!.click({ clickCount: 3 });
+    await input!.type(`>${title}`);
+    if (await listed(attempt === 0 ? 20_000 : 60_000)) break;
+    if (attempt === 1) throw new Error(`the command palette does not list "${title}"; it shows: ${await page.evaluate(() => (document.querySelector(".quick-input-widget") as HTMLElement | null)?.innerText ?? "(no palette)")}`);
+    await page.keyboard.press("Escape");
+  }
   await page.keyboard.press("Enter");
 }
 
