@@ -75,6 +75,17 @@ export async function kilnFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
+/** Ctrl+Shift+P, as a user opens it; the palette's input once it shows. */
+async function openCommandPalette(page: Page): Promise<ElementHandle<HTMLInputElement>> {
+  await page.keyboard.down("Control");
+  await page.keyboard.down("Shift");
+  await page.keyboard.press("p");
+  await page.keyboard.up("Shift");
+  await page.keyboard.up("Control");
+  const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
+  return input as ElementHandle<HTMLInputElement>;
+}
+
 /** Runs a command from the command palette by its title, as a user would. */
 export async function runCommand(page: Page, title: string): Promise<void> {
   const listed = (timeout: number) =>
@@ -83,12 +94,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       .then(() => true)
       .catch(() => false);
   for (let attempt = 0; ; attempt++) {
-    await page.keyboard.down("Control");
-    await page.keyboard.down("Shift");
-    await page.keyboard.press("p");
-    await page.keyboard.up("Shift");
-    await page.keyboard.up("Control");
-    const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
+    const input = await openCommandPalette(page);
     // The whole text, `>` included: right after a reload the first keys can land before the palette
     // has its `>`, which turns it into file search.
     await input!.click({ clickCount: 3 });
@@ -109,12 +115,7 @@ export async function useColorTheme(page: Page, label: string): Promise<void> {
   const rows = ".quick-input-list .monaco-list-row";
   const rowNamed = (name: string) =>
     page.waitForFunction((sel, want) => [...document.querySelectorAll(sel)].find((r) => (r.querySelector(".label-name") as HTMLElement | null)?.innerText === want) ?? false, { timeout: 20_000 }, rows, name);
-  await page.keyboard.down("Control");
-  await page.keyboard.down("Shift");
-  await page.keyboard.press("p");
-  await page.keyboard.up("Shift");
-  await page.keyboard.up("Control");
-  const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
+  const input = await openCommandPalette(page);
   await input!.type("Preferences: Color Theme");
   const command = (await rowNamed("Preferences: Color Theme")).asElement() as ElementHandle<Element> | null;
   await command!.click();
