@@ -89,7 +89,7 @@ describe("Kiln in code-server, driven by Chromium", () => {
       [expect.stringContaining("write_to_file test/greet.test.ts"), "done"],
       [expect.stringContaining("attempt_completion"), "done"],
     ]);
-    expect(readFileSync(join(workbench.workspace!, "test", "greet.test.ts"), "utf8")).toBe('import { greet } from "../src/greet";');
+    expect(readFileSync(join(workbench.workspace!, "test", "greet.test.ts"), "utf8")).toBe('import { greet } from "../src/greet";\n');
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-agent-task.png") });
   });
 

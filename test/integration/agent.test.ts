@@ -158,7 +158,7 @@ describe("kiln run with a person at the terminal", () => {
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(output).toContain("✓ Saved the name.");
     expect(code).toBe(0);
-    expect(readFileSync(join(workspace, "name.txt"), "utf8")).toBe("Ada");
+    expect(readFileSync(join(workspace, "name.txt"), "utf8")).toBe("Ada\n");
     expect(sent(server.requests[before + 1]!)).toContain("<answer>\\nAda\\n</answer>");
   });
 });
@@ -183,7 +183,7 @@ describe("kiln run with a custom mode from .kilocodemodes", () => {
     expect(sent(server.requests[before + 1]!)).toContain("Docs mode may edit only files matching");
     expect(sent(server.requests[before + 1]!)).toContain("Modes that may: code, debug (switch_mode, or new_task for a subtask).");
     expect(existsSync(join(workspace, "src", "x.ts"))).toBe(false);
-    expect(readFileSync(join(workspace, "GUIDE.md"), "utf8")).toBe("# Guide");
+    expect(readFileSync(join(workspace, "GUIDE.md"), "utf8")).toBe("# Guide\n");
   });
 
   it("in XML, a call to a tool outside the mode is refused by name, not taken for plain text", async () => {

@@ -60,7 +60,7 @@ describe.runIf(process.platform !== "win32")("task history in the CLI", () => {
     // The whole earlier conversation, the interrupted call answered, and the resume note.
     expect(sent).toMatch(/Draft the notes, then run the slow step[\s\S]*write_to_file[\s\S]*execute_command[\s\S]*resumed the task after it stopped/);
     expect(readFileSync(join(workspace, "marks.txt"), "utf8")).toBe("ran\n");
-    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("first draft");
+    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("first draft\n");
     const after = await runCli(ctx.cli, ["history", "--json", "--history-dir", historyDir], {});
     const entries = JSON.parse(after.stdout) as { id: string; status: string }[];
     expect(entries.find((e) => e.id === id)?.status).toBe("completed");

@@ -62,7 +62,7 @@ describe("switch_mode", () => {
     expect(systemOf(first!)).not.toContain("## write_to_file");
     expect(systemOf(second!)).toContain("Mode: code");
     expect(systemOf(second!)).toContain("## write_to_file");
-    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("hi");
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("hi\n");
   });
 
   it("names the modes when asked for one that does not exist", async () => {
@@ -119,7 +119,7 @@ describe("new_task", () => {
     );
     await task.send("make notes");
     expect(task.status).toBe("completed");
-    expect(readFileSync(join(cwd, "notes.md"), "utf8")).toBe("hello");
+    expect(readFileSync(join(cwd, "notes.md"), "utf8")).toBe("hello\n");
     const [parentFirst, child1, child2, parentAgain] = server.requests.slice(before);
     expect(systemOf(parentFirst!)).toContain("Mode: orchestrator");
     expect(systemOf(child1!)).toContain("Mode: code");

@@ -30,6 +30,11 @@ export type TaskEvent =
  */
 export class ChatLog implements Disposable {
   private readonly items: ChatItem[] = [];
+  /**
+   * Where each item is in `items`, by id: a reply of thousands of tool calls looks each card up
+   * several times, and a search of the list each time made that quadratic.
+   */
+  private readonly positions = new Map<string, number>();
   private readonly events = new Emitter<TaskEvent>();
   readonly onDidChange = this.events.event;
   private nextId = 1;
@@ -48,6 +53,7 @@ export class ChatLog implements Disposable {
   /** A saved chat (task history): its items, with new ids continuing after the highest one. */
   load(items: readonly ChatItem[]): void {
     this.items.splice(0, this.items.length, ...items.map((item) => ({ ...item })));
+    this.reindex(0);
     for (const item of items) {
       const n = item.id.startsWith(this.idPrefix) ? Number(item.id.slice(this.idPrefix.length)) : NaN;
       if (Number.isInteger(n) && n >= this.nextId) this.nextId = n + 1;
@@ -63,6 +69,7 @@ export class ChatLog implements Disposable {
   }
 
   append(item: ChatItem): void {
+    this.positions.set(item.id, this.items.length);
     this.items.push(item);
     this.events.fire({ type: "appended", item: { ...item } });
   }
@@ -73,8 +80,12 @@ export class ChatLog implements Disposable {
     else if (event.type === "textDelta") this.textDelta(event.id, event.delta, event.field);
     else if (event.type === "itemChanged") this.replace({ ...event.item });
     else if (event.type === "itemRemoved") {
-      const index = this.items.findIndex((i) => i.id === event.id);
-      if (index !== -1) this.items.splice(index, 1);
+      const index = this.positions.get(event.id);
+      if (index !== undefined) {
+        this.items.splice(index, 1);
+        this.positions.delete(event.id);
+        this.reindex(index);
+      }
       this.events.fire(event);
     }
   }
@@ -84,17 +95,13 @@ export class ChatLog implements Disposable {
   }
 
   find(id: string): ChatItem | undefined {
-    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i]!.id === id) return this.items[i];
-    return undefined;
+    const index = this.positions.get(id);
+    return index === undefined ? undefined : this.items[index];
   }
 
   replace(item: ChatItem): void {
-    for (let i = this.items.length - 1; i >= 0; i--) {
-      if (this.items[i]!.id === item.id) {
-        this.items[i] = item;
-        break;
-      }
-    }
+    const index = this.positions.get(item.id);
+    if (index !== undefined) this.items[index] = item;
     this.events.fire({ type: "itemChanged", item: { ...item } });
   }
 
@@ -136,14 +143,15 @@ export class ChatLog implements Disposable {
   removeFrom(index: number): void {
     while (this.items.length > index) {
       const item = this.items.pop()!;
+      this.positions.delete(item.id);
       this.events.fire({ type: "itemRemoved", id: item.id });
     }
   }
 
   /** Removes the items after `id` (the checkpoint a task goes back to); false when there is no such item. */
   removeAfter(id: string): boolean {
-    const index = this.items.findIndex((item) => item.id === id);
-    if (index === -1) return false;
+    const index = this.positions.get(id);
+    if (index === undefined) return false;
     this.removeFrom(index + 1);
     return true;
   }
@@ -169,5 +177,11 @@ export class ChatLog implements Disposable {
 
   dispose(): void {
     this.events.dispose();
+  }
+
+  /** The positions of the items from `from` on, after the list changed there. */
+  private reindex(from: number): void {
+    if (from === 0) this.positions.clear();
+    for (let i = from; i < this.items.length; i++) this.positions.set(this.items[i]!.id, i);
   }
 }

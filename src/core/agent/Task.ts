@@ -20,6 +20,7 @@ import { taskInfo, UsageMeter } from "./usage";
 import { DEFAULT_RETRY, rejectsTools, withRetries, type RetryPolicy } from "./retry";
 import type { SavedTask } from "../history/types";
 import { recordOf, restoreParts, type TaskIdentity } from "./taskRecord";
+import { checkedReplyLimits, type ReplyLimits } from "./replyLimits";
 
 export interface TaskOptions {
   /** Resolved per request, so a key or setting changed after an error is picked up by Retry. */
@@ -40,6 +41,8 @@ export interface TaskOptions {
   restored?: SavedTask;
   /** Window, condensing and budgets (contextGuard.ts); without it the defaults and no budget. */
   context?: ContextOptions;
+  /** How much of one reply is read (replyLimits.ts); read per request, checked here. */
+  replyLimits?(): Partial<Record<keyof ReplyLimits, unknown>> | undefined;
 }
 
 export type { TaskEvent, TaskStatus } from "./ChatLog";
@@ -250,6 +253,7 @@ export class Task implements Disposable {
         const turn = await this.streamWithRetries(controller.signal);
         if (!turn) return;
         if (!toolbox) {
+          if (turn.note) this.conversation.addNote(turn.note);
           this.setStatus("idle");
           return;
         }
@@ -259,13 +263,12 @@ export class Task implements Disposable {
             this.stop("failed", "The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on.");
             return;
           }
-          this.conversation.addNote(
-            "[ERROR] You did not use a tool. Use a tool for the next step; use attempt_completion if the task is done or ask_followup_question if you need the user.",
-          );
+          const noTool = "[ERROR] You did not use a tool. Use a tool for the next step; use attempt_completion if the task is done or ask_followup_question if you need the user.";
+          this.conversation.addNote(turn.note ? `${turn.note}\n${noTool}` : noTool);
           continue;
         }
         noToolReplies = 0;
-        const next = await this.runTools(turn.calls, turn.native, controller.signal);
+        const next = await this.runTools(turn.calls, turn.native, controller.signal, turn.note);
         if (next === "done") return;
       }
     } finally {
@@ -284,6 +287,7 @@ export class Task implements Disposable {
       fallBackToXml: (reason) => this.fallBackToXml(reason),
       noteModel: (model, vision) => ({ model: this.model, vision: this.vision } = { model, vision }),
       messages: () => this.guard.view(),
+      replyLimits: () => checkedReplyLimits(this.options.replyLimits?.()),
     });
   }
 
@@ -317,7 +321,8 @@ export class Task implements Disposable {
     return undefined;
   }
 
-  private async runTools(calls: Turn["calls"], native: boolean, signal: AbortSignal): Promise<"continue" | "done"> {
+  /** `note`: what the model is told along with the results (its reply was stopped at a limit). */
+  private async runTools(calls: Turn["calls"], native: boolean, signal: AbortSignal, note?: string): Promise<"continue" | "done"> {
     const outcome = await runToolTurn(calls, native, {
       log: this.log,
       repetition: this.repetition,
@@ -327,7 +332,8 @@ export class Task implements Disposable {
       vision: this.vision,
       stop: (status, reason) => this.stop(status, reason),
     });
-    const { results, texts, images, waitFor } = outcome;
+    const { results, images, waitFor } = outcome;
+    const texts = note ? [...outcome.texts, note] : outcome.texts;
     if (waitFor) {
       this.conversation.waitForAnswer({ name: waitFor.block.name, id: native ? waitFor.block.id : undefined, results, texts, images });
       this.setStatus(waitFor.status);

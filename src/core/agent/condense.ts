@@ -1,3 +1,4 @@
+import { DEFAULT_REPLY_LIMITS } from "./replyLimits";
 import type { LlmContent, LlmMessage, Provider } from "../llm/types";
 import type { Usage } from "./usage";
 
@@ -51,6 +52,8 @@ export async function summarize(provider: Provider, messages: readonly LlmMessag
       const { type: _usage, ...usage } = event;
       request.onUsage(usage);
     }
+    // A summary without end is no summary: it stops at the limit of any reply.
+    if (summary.length > DEFAULT_REPLY_LIMITS.maxReplyChars) break;
   }
   if (summary.trim() === "") throw new Error("the model returned an empty summary");
   return summary.trim();

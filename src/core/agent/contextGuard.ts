@@ -1,7 +1,7 @@
 import { checkBudget, type BudgetCheck, type SpendSoFar } from "../context/budget";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../context/settings";
 import { ResultShortener } from "../context/shorten";
-import { countTokens, loadTokenizer, messageTokens } from "../context/tokens";
+import { countTokens, countTokensLarge, loadTokenizer, messageTokens, messageTokensLarge } from "../context/tokens";
 import { planWindow, promptLimit } from "../context/window";
 import { costOf, resolveModelInfo, usageConvention, type ModelInfo, type UsageConvention } from "../llm/models";
 import type { LlmMessage, Provider } from "../llm/types";
@@ -90,6 +90,7 @@ export class ContextGuard {
     await this.shortener.prepare(this.ctx.conversation.apiView(), this.shortenAfter, this.ctx.toolbox?.saveOverflow, (m) => this.ctx.logger.warn(m));
     const perRequest = settings.budget.maxInputPerRequest ?? Infinity;
     const limit = Math.min(promptLimit(info.contextWindow, info.maxOutputTokens), perRequest);
+    await this.countAhead();
     let tokens = this.measure();
     if (tokens > this.threshold(settings, info, limit)) {
       const fitted = await this.fit(tokens, limit, settings, info, signal);
@@ -173,6 +174,7 @@ export class ContextGuard {
     const window = conversation.condensable(keep) ?? conversation.condensable(1);
     if (!window) return { kind: "nothing" };
     await loadTokenizer();
+    await this.countAhead();
     const before = this.measure();
     try {
       const separate = await options?.condenseProvider?.();
@@ -226,6 +228,19 @@ export class ContextGuard {
     return { reason };
   }
 
+  /**
+   * Counts what is new (a long tool result, a pasted file) in slices between turns of the event
+   * loop, so that Cancel and the UI stay live; measure() then finds every count done.
+   */
+  private async countAhead(): Promise<void> {
+    for (const message of this.view()) {
+      const known = this.counts.get(message);
+      if (!known || known.content !== message.content) this.counts.set(message, { content: message.content, tokens: await messageTokensLarge(message) });
+    }
+    const text = this.frameText();
+    if (text !== this.frame.text) this.frame = { text, tokens: await countTokensLarge(text) };
+  }
+
   /** The next request's prompt in tokens: counted, then corrected by what the provider reported last. */
   private measure(): number {
     return Math.ceil(this.tokenizerCount() * this.factor);
@@ -247,10 +262,14 @@ export class ContextGuard {
 
   /** The system prompt and native tools, counted again only when they change (mode, rules, MCP servers). */
   private frameTokens(): number {
-    const { system, tools } = requestFrame(this.ctx);
-    const text = tools ? `${system}\n${JSON.stringify(tools)}` : system;
+    const text = this.frameText();
     if (text !== this.frame.text) this.frame = { text, tokens: countTokens(text) };
     return this.frame.tokens;
+  }
+
+  private frameText(): string {
+    const { system, tools } = requestFrame(this.ctx);
+    return tools ? `${system}\n${JSON.stringify(tools)}` : system;
   }
 
   /** Learns the tokenizer's error for this model from the provider's count of the request just sent. */

@@ -23,11 +23,12 @@ function paramsSize(block: ToolUseBlock): number {
 
 /**
  * Turns the growing list of content blocks into chat items and deltas. Only blocks from the first
- * still-open one onward are looked at, and a streaming tool card is refreshed only when its
- * parameters have grown by a quarter, so presenting a reply costs in proportion to its size.
+ * still-open one onward are looked at, a text block's growth is passed on piece by piece (`grew`),
+ * and a streaming tool card is refreshed only when its parameters have grown by a quarter, so
+ * presenting a reply costs in proportion to its size.
  */
 export class BlockPresenter {
-  private readonly shown: Shown[] = [];
+  private readonly shown = new Map<AssistantContentBlock, Shown>();
   private firstOpen = 0;
   private readonly ids = new Map<ToolUseBlock, string>();
 
@@ -40,37 +41,51 @@ export class BlockPresenter {
   update(blocks: readonly AssistantContentBlock[], final = false): void {
     for (let i = this.firstOpen; i < blocks.length; i++) {
       const block = blocks[i]!;
-      let shown = this.shown[i];
-      if (block.type === "text" || block.type === "reasoning") {
-        // Reasoning written as <thinking> in the text shows like the API's own reasoning: collapsed.
-        const field = block.type === "text" ? "text" : "reasoning";
-        if (!shown) {
-          shown = { id: this.sink.newId(), size: block.content.length, nextUpdateAt: 0 };
-          this.shown[i] = shown;
-          const partial = !final && block.partial;
-          this.sink.append(
-            field === "text"
-              ? { id: shown.id, role: "assistant", text: block.content, partial }
-              : { id: shown.id, role: "assistant", text: "", reasoning: block.content, partial },
-          );
-        } else if (block.content.length > shown.size) {
-          this.sink.textDelta(shown.id, block.content.slice(shown.size), field);
-          shown.size = block.content.length;
-        }
-      } else {
-        const size = paramsSize(block);
-        if (!shown) {
-          shown = { id: this.sink.newId(), size, nextUpdateAt: size + Math.max(256, size >> 2) };
-          this.shown[i] = shown;
-          this.ids.set(block, shown.id);
-          this.sink.append(this.toolItem(shown.id, block));
-        } else if (size >= shown.nextUpdateAt || (final && size !== shown.size) || (!block.partial && shown.size !== size)) {
-          shown.size = size;
-          shown.nextUpdateAt = size + Math.max(256, size >> 2);
-          this.sink.changed(this.toolItem(shown.id, block));
-        }
-      }
+      this.show(block, final);
       if (i === this.firstOpen && !block.partial) this.firstOpen++;
+    }
+  }
+
+  /** A text or reasoning block already shown grew by `piece`: the piece goes out as it is. */
+  grew(block: AssistantContentBlock, piece: string): void {
+    const shown = this.shown.get(block);
+    if (!shown || block.type === "tool_use") return;
+    this.sink.textDelta(shown.id, piece, block.type === "text" ? "text" : "reasoning");
+    shown.size += piece.length;
+  }
+
+  /** One block, new or changed: appended the first time, then updated. */
+  show(block: AssistantContentBlock, final = false): void {
+    let shown = this.shown.get(block);
+    if (block.type === "text" || block.type === "reasoning") {
+      // Reasoning written as <thinking> in the text shows like the API's own reasoning: collapsed.
+      const field = block.type === "text" ? "text" : "reasoning";
+      if (!shown) {
+        shown = { id: this.sink.newId(), size: block.content.length, nextUpdateAt: 0 };
+        this.shown.set(block, shown);
+        const partial = !final && block.partial;
+        this.sink.append(
+          field === "text"
+            ? { id: shown.id, role: "assistant", text: block.content, partial }
+            : { id: shown.id, role: "assistant", text: "", reasoning: block.content, partial },
+        );
+      } else if (block.content.length > shown.size) {
+        // Growth nobody reported through grew(): a slice, which copies the content once.
+        this.sink.textDelta(shown.id, block.content.slice(shown.size), field);
+        shown.size = block.content.length;
+      }
+      return;
+    }
+    const size = paramsSize(block);
+    if (!shown) {
+      shown = { id: this.sink.newId(), size, nextUpdateAt: size + Math.max(256, size >> 2) };
+      this.shown.set(block, shown);
+      this.ids.set(block, shown.id);
+      this.sink.append(this.toolItem(shown.id, block));
+    } else if (size >= shown.nextUpdateAt || (final && size !== shown.size) || (!block.partial && shown.size !== size)) {
+      shown.size = size;
+      shown.nextUpdateAt = size + Math.max(256, size >> 2);
+      this.sink.changed(this.toolItem(shown.id, block));
     }
   }
 

@@ -8,6 +8,7 @@ import type { Conversation } from "./Conversation";
 import type { ModelInfoSource } from "./modelInfo";
 import { repairToolPairing } from "./pairing";
 import { ReplyReader } from "./replyReader";
+import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from "./replyLimits";
 import type { Toolbox } from "./toolbox";
 import type { ToolCall } from "./toolTurn";
 import type { UsageMeter } from "./usage";
@@ -18,6 +19,8 @@ const CHAT_PROMPT = "You are Kiln, an AI coding assistant inside VS Code. Answer
 export interface Turn {
   calls: ToolCall[];
   native: boolean;
+  /** The reply went past a limit and was stopped: one line for the model, sent with the turn's results. */
+  note?: string;
 }
 
 /** What a request needs of its task. */
@@ -36,6 +39,8 @@ export interface RequestContext {
   noteModel(model: string, vision: boolean): void;
   /** The messages to send: the conversation's view, as the context guard shapes it (old results shortened). */
   messages?(): LlmMessage[];
+  /** How much of a reply is read (replyLimits.ts); the defaults when absent. */
+  replyLimits?(): ReplyLimits;
 }
 
 /** The system prompt and native tools of a request: sent with every request, so counted in its size. */
@@ -53,7 +58,7 @@ export function requestFrame(ctx: Pick<RequestContext, "toolbox" | "systemPrompt
  */
 export async function requestTurn(signal: AbortSignal, ctx: RequestContext): Promise<Turn> {
   const toolbox = ctx.toolbox;
-  const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, ctx.log, (block) => toolbox?.previewEdit(block));
+  const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, ctx.log, (block) => toolbox?.previewEdit(block), ctx.replyLimits?.() ?? DEFAULT_REPLY_LIMITS);
   try {
     const provider = await ctx.getProvider();
     const model = ctx.models.resolve(provider);
@@ -72,7 +77,8 @@ export async function requestTurn(signal: AbortSignal, ctx: RequestContext): Pro
     });
     for await (const event of stream) {
       if (event.type !== "usage") {
-        reader.add(event);
+        // Past a limit: leaving the loop ends the request (the provider closes the connection).
+        if (!reader.add(event)) break;
         continue;
       }
       const { type: _usage, ...request } = event;
@@ -81,18 +87,19 @@ export async function requestTurn(signal: AbortSignal, ctx: RequestContext): Pro
       ctx.usage.noteContext(request, model.info, usageConvention(provider.kind));
       ctx.log.fire({ type: "usage", request, cost, total: ctx.usage.total(), totalCost: ctx.usage.totalCost() });
     }
-    const { raw, xmlTools, nativeBlocks, cardOf } = reader.finish();
+    const { raw, xmlTools, nativeBlocks, cardOf, cut } = reader.finish();
+    if (cut) ctx.log.error(cut.forUser, false);
     // Reasoning alone is no answer, and APIs refuse an empty assistant message in the next request.
-    if (raw.trim() === "" && nativeBlocks.length === 0) {
-      throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
-    }
+    const empty = raw.trim() === "" && nativeBlocks.length === 0;
+    if (empty && !cut) throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
     const native = nativeBlocks.length > 0;
     if (!native && xmlTools.length > 0 && ctx.protocol() === "native" && toolbox?.protocol === "auto") {
       ctx.fallBackToXml("the model called tools as XML in its text");
     }
-    ctx.conversation.addAssistant(raw, nativeBlocks, () => ctx.log.newId());
+    // A reply stopped before any text (reasoning without end) still needs a message of its own.
+    ctx.conversation.addAssistant(empty ? "[No text: Kiln stopped this reply at a limit.]" : raw, nativeBlocks, () => ctx.log.newId());
     const calls = [...xmlTools, ...nativeBlocks].map((block) => ({ block, itemId: cardOf(block) }));
-    return { calls, native };
+    return { calls, native, ...(cut && { note: cut.forModel }) };
   } catch (rawErr) {
     ctx.log.finishTextItems();
     throw toProviderError(rawErr, "The provider");

@@ -10,6 +10,12 @@ import { ProgressThrottle } from "./progressThrottle";
 export const MAX_CONSECUTIVE_ERRORS = 3;
 /** How often a card's progress line may change. */
 const PROGRESS_INTERVAL_MS = 250;
+/**
+ * Reads that need no approval run ahead of the one awaited, but only this many: each holds a file
+ * open, and a reply of thousands of reads started all at once ran out of file handles (EMFILE), so
+ * that even the task's history could not be saved.
+ */
+const READS_AHEAD = 8;
 
 export interface ToolCall {
   block: ToolUseBlock;
@@ -42,7 +48,8 @@ export interface ToolTurnOutcome {
 }
 
 /**
- * Runs the calls of one reply in order, except that reads needing no approval start together.
+ * Runs the calls of one reply in order, except that reads needing no approval start together (a few
+ * at a time).
  * Native calls each get exactly one tool_result (skipped ones too); XML calls get text results.
  */
 export async function runToolTurn(calls: readonly ToolCall[], native: boolean, ctx: ToolTurnContext): Promise<ToolTurnOutcome> {
@@ -81,6 +88,8 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     started.set(i, running);
   };
   let skipRest: string | undefined;
+  /** The next call that may start ahead of its turn; past the end once the run of reads is broken. */
+  let aheadFrom = calls.length;
   for (let i = 0; i < calls.length; i++) {
     const { block, itemId } = calls[i]!;
     const report = (forModel: string, isError: boolean, images: LlmImage[] = []) => {
@@ -108,8 +117,12 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     }
     if (!started.has(i)) {
       start(i);
-      for (let j = i + 1; isUnattendedRead(block, ctx.pipeline) && j < calls.length && isUnattendedRead(calls[j]!.block, ctx.pipeline); j++) start(j);
+      if (isUnattendedRead(block, ctx.pipeline)) aheadFrom = i + 1;
+      else aheadFrom = calls.length;
     }
+    // Keeps up to READS_AHEAD of the unattended reads that follow this one running.
+    for (; aheadFrom < calls.length && aheadFrom <= i + READS_AHEAD && isUnattendedRead(calls[aheadFrom]!.block, ctx.pipeline); aheadFrom++) start(aheadFrom);
+    if (aheadFrom <= i + READS_AHEAD) aheadFrom = calls.length;
     const result = await started.get(i)!;
     if (signal.aborted) {
       // The card keeps what happened (a refused approval, a finished call); the model hears of the cancel.

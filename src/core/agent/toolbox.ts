@@ -1,3 +1,4 @@
+import type { Fingerprint } from "../files/guardedWrite";
 import type { NativeTool } from "../llm/types";
 import type { Mode } from "../modes/modes";
 import { BUILTIN_MODES, toolsForMode } from "../modes/modes";
@@ -88,10 +89,14 @@ export interface ToolboxOptions {
   rules?(mode: string): Pick<RulesLoad, "rules" | "leftOut">;
   /** Checkpoints before edits; a subtask's toolbox gets a view that shares the task's id. */
   checkpoints?: TaskCheckpoints;
+  /** What the model last saw of each file (see ToolContext.seen); a new task starts with none. */
+  seen?: Map<string, Fingerprint>;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
   const changes = options.changes ?? new TaskChanges();
+  // What this task's model last saw of each file; a subtask is its own conversation with its own.
+  const seen = options.seen ?? new Map<string, Fingerprint>();
   const ownFiles = new Set<string>();
   // One cache of ignore rules per task; it re-reads a rules file when it changes.
   const ignore = new WorkspaceIgnore(options.cwd);
@@ -111,7 +116,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     ...(options.checkpoints && { checkpoints: options.checkpoints }),
     previewEdit: (block) => previews.update(block),
     endPreviews: () => previews.end(),
-    withMode: (mode) => createToolbox({ ...options, mode, changes, checkpoints: options.checkpoints?.forSubtask() }),
+    withMode: (mode) => createToolbox({ ...options, mode, changes, seen: undefined, checkpoints: options.checkpoints?.forSubtask() }),
     // Every tool is parsed, not only the mode's: a call the mode forbids is then refused with a
     // message that names the modes that may make it, instead of being read as plain text.
     xmlParams: () => options.registry.xmlParams(),
@@ -142,6 +147,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         terminal: options.terminal,
         edits: options.edits,
         changes,
+        seen,
         mcp: options.mcp,
         fuzzyThreshold: options.fuzzyThreshold?.(),
         readFileMaxLines: options.readFileMaxLines?.(),

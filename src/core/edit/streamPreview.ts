@@ -58,7 +58,10 @@ export class StreamPreviews {
     try {
       const stat = await this.fs.stat(path);
       if (!stat) return undefined;
-      return stat.type === "file" ? decodeText(await this.fs.readFile(path)).text : null;
+      if (stat.type !== "file") return null;
+      // A file the write would refuse (binary, encoding unknown) has no preview either.
+      const read = decodeText(path, await this.fs.readFile(path), await this.fs.encodingHint?.(path));
+      return read.ok ? read.file.text : null;
     } catch {
       // Unreadable now: the call itself will say why; there is just no preview.
       return null;

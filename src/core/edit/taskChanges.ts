@@ -1,4 +1,5 @@
 import type { FileSystem } from "../ports/fileSystem";
+import { encodeText, UTF8 } from "../files/textEncoding";
 
 export interface ChangedFile {
   /** Absolute path. */
@@ -9,6 +10,8 @@ export interface ChangedFile {
   before: string | undefined;
   /** What the task did to it overall, as of its latest edit. */
   kind: "created" | "modified" | "deleted";
+  /** The encoding `before` was read in: a revert writes the very bytes the file had. */
+  encoding: string;
 }
 
 /**
@@ -20,13 +23,13 @@ export class TaskChanges {
   private readonly files = new Map<string, ChangedFile>();
 
   /** After an edit was saved; only the first edit of a path keeps its `before`. */
-  record(path: string, display: string, before: string | undefined, after: string | null): void {
+  record(path: string, display: string, before: string | undefined, after: string | null, encoding = UTF8): void {
     const first = this.files.get(path);
     const original = first ? first.before : before;
     const kind = after === null ? "deleted" : original === undefined ? "created" : "modified";
     // Created and then deleted by the same task: nothing to review or revert.
     if (kind === "deleted" && original === undefined) this.files.delete(path);
-    else this.files.set(path, { path, display, before: original, kind });
+    else this.files.set(path, { path, display, before: original, kind, encoding: first?.encoding ?? encoding });
   }
 
   list(): ChangedFile[] {
@@ -44,7 +47,7 @@ export class TaskChanges {
     if (change.before === undefined) {
       if (await fs.stat(path)) await fs.delete(path);
     } else {
-      await fs.writeFile(path, change.before);
+      await fs.writeFile(path, encodeText(change.before, change.encoding));
     }
     this.files.delete(path);
     return change;

@@ -4,6 +4,7 @@ import { toAnthropicMessages, toAnthropicTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
 import { withCacheMarks } from "./promptCache";
 import { redactDeep, redactSecrets } from "./redact";
+import { DEFAULT_STREAM_TIMEOUTS, RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
 
 const DEFAULT_MAX_TOKENS = 8192;
 
@@ -15,6 +16,7 @@ export class AnthropicProvider implements Provider {
     apiKey: string,
     readonly model: string,
     baseUrl?: string,
+    private readonly timeouts: StreamTimeouts = DEFAULT_STREAM_TIMEOUTS,
   ) {
     // Retries belong to the loop (it shows them and honours Retry-After), not to the SDK.
     this.client = new Anthropic({ apiKey, baseURL: baseUrl || undefined, maxRetries: 0 });
@@ -25,22 +27,26 @@ export class AnthropicProvider implements Provider {
     let cacheReadTokens = 0;
     let cacheWriteTokens = 0;
     let complete = false;
+    const watch = new RequestWatch(request.signal, this.timeouts, "Anthropic");
     try {
       // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
       const sent = { system: redactSecrets(request.system), messages: redactDeep(request.messages) };
       const { system, tools, messages } = withCacheMarks(sent.system, request.tools?.length ? toAnthropicTools(request.tools) : undefined, toAnthropicMessages(sent.messages));
-      const stream = await this.client.messages.create(
-        {
-          model: this.model,
-          max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-          system,
-          messages,
-          ...(tools ? { tools } : {}),
-          stream: true,
-        },
-        { signal: request.signal },
+      const stream = await watch.guard(
+        this.client.messages.create(
+          {
+            model: this.model,
+            max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+            system,
+            messages,
+            ...(tools ? { tools } : {}),
+            stream: true,
+          },
+          { signal: watch.signal },
+        ),
       );
-      for await (const event of stream) {
+      // A message start or a ping shows the server is there; a content block is the reply itself.
+      for await (const event of watchedEvents(stream, watch, (e) => e.type === "content_block_start" || e.type === "content_block_delta")) {
         switch (event.type) {
           case "message_start": {
             const usage = event.message.usage;
@@ -81,7 +87,9 @@ export class AnthropicProvider implements Provider {
       if (request.signal?.aborted) throw new CancelledError();
       if (!complete) throw new ProviderError("stream", "Anthropic's reply ended before it was complete (the stream stopped without message_stop).");
     } catch (err) {
-      throw toProviderError(err, "Anthropic");
+      throw toProviderError(watch.failure(err), "Anthropic");
+    } finally {
+      watch.dispose();
     }
   }
 }

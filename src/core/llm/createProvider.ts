@@ -18,16 +18,16 @@ export function createProvider(config: ProviderConfig): Provider {
   switch (config.kind) {
     case "anthropic":
       if (!config.apiKey) throw new ProviderError("no_key", `No Anthropic API key is set. ${KEY_HINT}`);
-      return new AnthropicProvider(config.apiKey, model, baseUrl);
+      return new AnthropicProvider(config.apiKey, model, baseUrl, config.timeouts);
     case "openai":
       if (!config.apiKey) throw new ProviderError("no_key", `No OpenAI API key is set. ${KEY_HINT}`);
-      return new OpenAiProvider("openai", config.apiKey, model, baseUrl);
+      return new OpenAiProvider("openai", config.apiKey, model, baseUrl, config.timeouts);
     case "openai-compatible":
       if (!baseUrl) {
         throw new ProviderError("config", "The openai-compatible provider needs a base URL: set kiln.provider.baseUrl (e.g. http://localhost:11434/v1).");
       }
       if (!model) throw new ProviderError("config", "The openai-compatible provider needs a model id: set kiln.provider.model.");
       // Local servers (Ollama, LM Studio) take no key, but the SDK insists on a non-empty one.
-      return new OpenAiProvider("openai-compatible", config.apiKey || "no-key", model, baseUrl);
+      return new OpenAiProvider("openai-compatible", config.apiKey || "no-key", model, baseUrl, config.timeouts);
   }
 }

@@ -3,6 +3,16 @@ import type { LlmRequest, Provider, ProviderKind, StreamEvent } from "./types";
 import { toOpenAiMessages, toOpenAiTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
 import { redactDeep, redactSecrets } from "./redact";
+import { DEFAULT_STREAM_TIMEOUTS, RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
+
+type Delta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+
+/** Whether a chunk carries part of the reply; the first one often carries only the role. */
+function hasContent(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): boolean {
+  const choice = chunk.choices[0];
+  const delta = choice?.delta as Delta | undefined;
+  return Boolean(delta?.content || delta?.reasoning_content || delta?.reasoning || delta?.tool_calls?.length || choice?.finish_reason || chunk.usage);
+}
 
 /** OpenAI and every OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter…) share this. */
 export class OpenAiProvider implements Provider {
@@ -14,6 +24,7 @@ export class OpenAiProvider implements Provider {
     apiKey: string,
     readonly model: string,
     baseUrl?: string,
+    private readonly timeouts: StreamTimeouts = DEFAULT_STREAM_TIMEOUTS,
   ) {
     this.client = new OpenAI({ apiKey, baseURL: baseUrl || undefined, maxRetries: 0 });
     this.displayName = kind === "openai" ? "OpenAI" : `The model server at ${this.client.baseURL}`;
@@ -21,23 +32,24 @@ export class OpenAiProvider implements Provider {
 
   async *stream(request: LlmRequest): AsyncIterable<StreamEvent> {
     let finished = false;
+    const watch = new RequestWatch(request.signal, this.timeouts, this.displayName);
     try {
-      const stream = await this.client.chat.completions.create(
-        {
-          model: this.model,
-          stream: true,
-          stream_options: { include_usage: true },
-          max_completion_tokens: request.maxTokens,
-          // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
-          messages: toOpenAiMessages(redactSecrets(request.system), redactDeep(request.messages)),
-          ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
-        },
-        { signal: request.signal },
+      const stream = await watch.guard(
+        this.client.chat.completions.create(
+          {
+            model: this.model,
+            stream: true,
+            stream_options: { include_usage: true },
+            max_completion_tokens: request.maxTokens,
+            // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
+            messages: toOpenAiMessages(redactSecrets(request.system), redactDeep(request.messages)),
+            ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
+          },
+          { signal: watch.signal },
+        ),
       );
-      for await (const chunk of stream) {
-        const delta = chunk.choices[0]?.delta as
-          | (OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null })
-          | undefined;
+      for await (const chunk of watchedEvents(stream, watch, hasContent)) {
+        const delta = chunk.choices[0]?.delta as Delta | undefined;
         if (delta) {
           // reasoning_content / reasoning: DeepSeek, vLLM and OpenRouter's names for thinking text.
           const reasoning = delta.reasoning_content ?? delta.reasoning;
@@ -67,7 +79,9 @@ export class OpenAiProvider implements Provider {
       if (request.signal?.aborted) throw new CancelledError();
       if (!finished) throw new ProviderError("stream", `${this.displayName} ended the reply before it was complete (no finish_reason).`);
     } catch (err) {
-      throw toProviderError(err, this.displayName);
+      throw toProviderError(watch.failure(err), this.displayName);
+    } finally {
+      watch.dispose();
     }
   }
 }

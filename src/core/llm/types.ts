@@ -1,3 +1,5 @@
+import type { StreamTimeouts } from "./requestWatch";
+
 export type ProviderKind = "anthropic" | "openai" | "openai-compatible";
 export const PROVIDER_KINDS: readonly ProviderKind[] = ["anthropic", "openai", "openai-compatible"];
 
@@ -11,6 +13,8 @@ export interface ProviderSettings {
 
 export interface ProviderConfig extends ProviderSettings {
   apiKey: string | undefined;
+  /** How long a request may wait on the provider (requestWatch.ts); the defaults when absent. */
+  timeouts?: StreamTimeouts;
 }
 
 export interface LlmImage {

@@ -98,6 +98,8 @@ export async function runSampling(provider: Provider, request: SamplingRequest, 
   for await (const event of stream) {
     if (event.type === "text") text += event.text;
     else if (event.type === "usage") outputTokens = event.outputTokens;
+    // Only so much of the answer is sent back: a reply without end is stopped there, not held whole.
+    if (text.length > ANSWER_CHARS) break;
   }
   if (text.trim() === "") throw new Error("the model answered with no text");
   return { text: cap(text, ANSWER_CHARS), model: provider.model, stopReason: outputTokens >= request.maxTokens ? "maxTokens" : "endTurn" };

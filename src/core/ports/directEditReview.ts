@@ -1,6 +1,8 @@
 import type { EditResult, EditReview, ProposedEdit } from "./editReview";
 import type { ApprovalDecision } from "./approvals";
 import type { FileSystem } from "./fileSystem";
+import { encodeText } from "../files/textEncoding";
+import { writeGuarded } from "../files/guardedWrite";
 
 /** No review surface: ask (or auto-approve), then write atomically. The CLI's EditReview. */
 export class DirectEditReview implements EditReview {
@@ -9,8 +11,8 @@ export class DirectEditReview implements EditReview {
   async apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
     const decision = await decide();
     if (!decision.approved) return { applied: false, feedback: decision.feedback };
-    if (edit.proposed === null) await this.fs.delete(edit.path);
-    else await this.fs.writeFile(edit.path, edit.proposed);
-    return { applied: true, content: edit.proposed, userEdited: false };
+    const written = await writeGuarded(this.fs, edit, edit.proposed, (content) => (content === null ? this.fs.delete(edit.path) : this.fs.writeFile(edit.path, encodeText(content, edit.encoding))));
+    if (!written.written) return { applied: false, notWritten: written.reason };
+    return { applied: true, content: written.content, userEdited: false, ...(written.remadeFrom !== undefined && { remadeFrom: written.remadeFrom }) };
   }
 }

@@ -1,3 +1,4 @@
+import type { WriteGuard } from "../files/guardedWrite";
 import type { ApprovalDecision } from "./approvals";
 
 export interface ProposedEdit {
@@ -9,8 +10,15 @@ export interface ProposedEdit {
   original: string | undefined;
   /** The whole new content; null deletes the file. */
   proposed: string | null;
+  /**
+   * The file's encoding (as core/files/textEncoding names it): what is saved is written in it, so
+   * the bytes the edit did not touch stay as they were. A new file is UTF-8.
+   */
+  encoding: string;
   /** Which tool proposes it, for the review's title. */
   tool: string;
+  /** Checks at write time that the file is still what the edit was made from (see writeGuarded). */
+  guard?: WriteGuard;
 }
 
 export type EditResult =
@@ -23,8 +31,11 @@ export type EditResult =
       newProblems?: string[];
       /** Changes of the proposal the user discarded one by one before approving (where and what). */
       discardedChanges?: string[];
+      /** The file had changed after the edit was made (see writeGuarded): the text the edit was made again on. */
+      remadeFrom?: string;
     }
-  | { applied: false; feedback?: string };
+  /** notWritten: approved, but the file had changed meanwhile and the edit could not be made again (why). */
+  | { applied: false; feedback?: string; notWritten?: string };
 
 /**
  * Where every write of the edit tools goes. The VS Code host shows the edit in the diff editor while

@@ -28,7 +28,7 @@ export class NodeFileSystem implements FileSystem {
     return entries.map((e) => ({ name: e.name, type: typeOf(e) }));
   }
 
-  async writeFile(path: string, content: string): Promise<void> {
+  async writeFile(path: string, content: Uint8Array | string): Promise<void> {
     await fs.mkdir(dirname(path), { recursive: true });
     // Write beside the target and rename over it: a crash leaves the old file or the new one.
     const temp = join(dirname(path), `.${basename(path)}.kiln-${randomBytes(6).toString("hex")}.tmp`);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
 import type { CommandSandbox } from "../sandbox";
+import { endOnExit, killGroupWhenThisProcessDies } from "./childLifetime";
 import { CommandPool, type CommandPoolOptions } from "./commandPool";
 import { cleanEnv, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "./terminal";
 
@@ -12,10 +13,6 @@ const TERM_GRACE_MS = 2_000;
  * with `&` leaves it holding stdout: the command still counts as done, and later output is drained.
  */
 const CLOSE_GRACE_MS = 300;
-
-/** Children still running, killed when this process exits so no command outlives Kiln. */
-const running = new Set<ChildProcess>();
-let exitHooked = false;
 
 function signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
@@ -31,14 +28,6 @@ function signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
     // ESRCH: the group is already gone, which is what we wanted. Otherwise (EPERM) at least end the shell.
     if ((err as NodeJS.ErrnoException).code !== "ESRCH") child.kill(signal);
   }
-}
-
-function hookExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.once("exit", () => {
-    for (const child of running) signalTree(child, "SIGKILL");
-  });
 }
 
 export interface NodeLauncherOptions {
@@ -73,8 +62,10 @@ export function launchChild(command: string, options: LaunchOptions, baseEnv: Re
   // The extra variables could name a key again; they come from Kiln's code, but check anyway.
   const env = cleanEnv({ ...baseEnv, ...options.env });
   const child = spawn(file, args, { cwd: options.cwd, env, detached: !WINDOWS, stdio: ["ignore", "pipe", "pipe"], windowsHide: true, windowsVerbatimArguments: WINDOWS });
-  running.add(child);
-  hookExit();
+  // No command outlives Kiln: its whole group is ended when Kiln exits, and on POSIX even when Kiln is
+  // killed outright (a killed CLI once left a command running for good).
+  const forgetOnExit = endOnExit(() => signalTree(child, "SIGKILL"));
+  const releaseWatcher = !WINDOWS && child.pid !== undefined ? killGroupWhenThisProcessDies(child.pid) : () => undefined;
   // A command left in the background must not keep the CLI alive after the task ends (the exit hook
   // then ends it); while a tool waits on the command, the wait's own timer keeps the process up.
   child.unref();
@@ -88,7 +79,8 @@ export function launchChild(command: string, options: LaunchOptions, baseEnv: Re
 
   const exited = new Promise<ProcessExit>((resolve) => {
     const finish = (exit: ProcessExit) => {
-      running.delete(child);
+      forgetOnExit();
+      releaseWatcher();
       delivering = false;
       resolve(exit);
     };

@@ -1,6 +1,6 @@
 import { applySearchReplace, countBlocks, type BlockMatch } from "../edit";
 import { defineTool } from "./defineTool";
-import { isOutcome, proposeEdit, readTextFile } from "./fileEdit";
+import { isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 import { plural } from "../../shared/plural";
@@ -53,7 +53,13 @@ export const applyDiffTool = defineTool({
     const original = (before.bom ? "\uFEFF" : "") + before.text;
     const result = applySearchReplace(original, args.diff, { fuzzyThreshold: context.fuzzyThreshold });
     if (!result.ok) return { kind: "result", text: `Error: ${target.display} was not changed: ${result.error}` };
-    const edit = await proposeEdit(context, { target, before, after: result.content, tool: "apply_diff" });
+    // Another task or the user may change the file while this edit waits: its blocks are then looked
+    // for again in the file as it is when written.
+    const remake = (current: TextFile) => {
+      const again = applySearchReplace((current.bom ? "\uFEFF" : "") + current.text, args.diff, { fuzzyThreshold: context.fuzzyThreshold });
+      return again.ok ? again.content : ({ kind: "result", text: again.error } as const);
+    };
+    const edit = await proposeEdit(context, { target, before, after: result.content, tool: "apply_diff", remake });
     if (!edit.applied) return edit.outcome;
     const said = notes(result.matches);
     return { kind: "result", text: [`Applied ${plural(result.applied, "block")} to ${target.display}.`, ...said].join(" ") + edit.note };

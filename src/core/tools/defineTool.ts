@@ -31,6 +31,11 @@ export interface ToolContext {
   progress?(text: string): void;
   /** The MCP servers, for use_mcp_tool and access_mcp_resource; absent where none are configured. */
   mcp?: import("../mcp/types").McpHubApi;
+  /**
+   * What the task's model last saw of each file (read or written), by absolute path: write_to_file
+   * refuses to replace a file that changed after that. Absent where no task keeps track.
+   */
+  seen?: Map<string, import("../files/guardedWrite").Fingerprint>;
   /** The task's changed files, for the end-of-task review; absent where nobody reviews them. */
   changes?: import("../edit/taskChanges").TaskChanges;
   /** apply_diff's similarity threshold (0.8–1; 1 = only exact or whitespace-tolerant matches). */

@@ -1,6 +1,7 @@
 import { isAbsolute, join, relative } from "node:path";
 import { defineTool, type ToolContext } from "./defineTool";
 import { decodeText, proposeEdit } from "./fileEdit";
+import { fingerprint } from "../files/guardedWrite";
 import { formatSize } from "./fileFormats";
 import { p } from "./params";
 import { resolvePath, type ResolvedPath } from "./paths";
@@ -95,14 +96,17 @@ export const deleteFileTool = defineTool({
     if (stat.type !== "file") return { kind: "result", text: `Error: ${target.display} is not a regular file or folder (a device, socket or FIFO); Kiln does not delete those.` };
 
     const bytes = stat.size <= MAX_DIFF_BYTES ? await context.fs.readFile(target.absolute) : undefined;
-    if (bytes && !bytes.subarray(0, 8000).includes(0)) {
+    const read = bytes && decodeText(target.absolute, bytes, await context.fs.encodingHint?.(target.absolute));
+    if (read && read.ok) {
       // A text file goes through review like any edit: the user sees every line that goes.
-      const edit = await proposeEdit(context, { target, before: decodeText(bytes), after: null, tool: "delete_file" });
+      // Deleted only if nobody changed it while the deletion waited for approval.
+      const edit = await proposeEdit(context, { target, before: { ...read.file, fingerprint: fingerprint(bytes) }, after: null, tool: "delete_file" });
       if (!edit.applied) return edit.outcome;
       return { kind: "result", text: `Deleted ${target.display}.` };
     }
     const approve = context.approve ?? (async () => ({ approved: true }) as const);
-    const decision = await approve({ reason: `Deletes ${target.display} (${bytes ? "binary, " : ""}${formatSize(stat.size)}).` });
+    const what = read ? (read.binary ? "binary, " : "encoding unknown, ") : "";
+    const decision = await approve({ reason: `Deletes ${target.display} (${what}${formatSize(stat.size)}).` });
     if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
     await context.fs.delete(target.absolute);
     return { kind: "result", text: `Deleted ${target.display} (${formatSize(stat.size)}).` };

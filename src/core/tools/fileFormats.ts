@@ -122,7 +122,14 @@ function imageTypeByContent(bytes: Uint8Array): ImageData["mediaType"] | undefin
   return undefined;
 }
 
+/** UTF-16 and UTF-32 text is full of NUL bytes; its byte order mark says it is text all the same. */
+function hasUnicodeBom(bytes: Uint8Array): boolean {
+  const [a, b, c, d] = bytes;
+  return (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff) || (a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff);
+}
+
 function looksBinary(bytes: Uint8Array): boolean {
+  if (hasUnicodeBom(bytes)) return false;
   const n = Math.min(bytes.length, 8000);
   for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
   return false;

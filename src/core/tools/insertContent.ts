@@ -1,5 +1,5 @@
-import { defineTool } from "./defineTool";
-import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
+import { defineTool, type ToolOutcome } from "./defineTool";
+import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 
@@ -29,27 +29,42 @@ export const insertContentTool = defineTool({
     if (isOutcome(before)) return before;
     if (!before) return { kind: "result", text: `Error: ${target.display} does not exist. insert_content adds to existing files; create a file with write_to_file.` };
 
-    // Work in "\n" form; encodeLike puts the file's own line endings (and BOM) back.
-    const file = splitLines(before.text.replace(/\r\n/g, "\n"));
     const inserted = splitLines(args.content.replace(/\r\n/g, "\n")).lines;
-    const total = file.lines.length;
-    if (args.line > total) {
-      return {
-        kind: "result",
-        text: `Error: ${target.display} has ${total} lines, so there is no line ${args.line} to insert before. Use line 0 to append at the end, or a line from 1 to ${total}.`,
-      };
-    }
-    const at = args.line === 0 ? total : args.line - 1;
-    const lines = [...file.lines.slice(0, at), ...inserted, ...file.lines.slice(at)];
-    // Appending to a file that had no final line break would glue the last line to the new one;
-    // the result ends with a line break when the file did, or when it gained lines at its end.
-    const finalNewline = file.finalNewline || (args.line === 0 && total > 0) || total === 0;
-    const after = lines.join("\n") + (finalNewline ? "\n" : "");
-
-    const edit = await proposeEdit(context, { target, before, after: encodeLike(before, after), tool: "insert_content" });
+    const insertion = insertLines(before, inserted, args.line, target.display);
+    if (isOutcome(insertion)) return insertion;
+    const { after, at } = insertion;
+    // Appending still appends when the file changed while this waited; a line number may then point
+    // elsewhere, so such an insertion is refused (see WriteGuard).
+    const remake =
+      args.line === 0
+        ? (current: TextFile) => {
+            const again = insertLines(current, inserted, 0, target.display);
+            return isOutcome(again) ? again : again.after;
+          }
+        : undefined;
+    const edit = await proposeEdit(context, { target, before, after, tool: "insert_content", ...(remake && { remake }) });
     if (!edit.applied) return edit.outcome;
     const where = args.line === 0 ? "at the end" : `before line ${args.line}`;
     const count = `${inserted.length} ${inserted.length === 1 ? "line" : "lines"}`;
     return { kind: "result", text: `Inserted ${count} into ${target.display} ${where} (lines ${at + 1}-${at + inserted.length} now).${edit.note}` };
   },
 });
+
+/** The file with `inserted` before line `line` (0: at the end), in the file's conventions; an error past the end. */
+function insertLines(before: TextFile, inserted: string[], line: number, display: string): { after: string; at: number } | ToolOutcome {
+  // Work in "\n" form; encodeLike puts the file's own line endings (and BOM) back.
+  const file = splitLines(before.text.replace(/\r\n/g, "\n"));
+  const total = file.lines.length;
+  if (line > total) {
+    return {
+      kind: "result",
+      text: `Error: ${display} has ${total} lines, so there is no line ${line} to insert before. Use line 0 to append at the end, or a line from 1 to ${total}.`,
+    };
+  }
+  const at = line === 0 ? total : line - 1;
+  const lines = [...file.lines.slice(0, at), ...inserted, ...file.lines.slice(at)];
+  // Appending to a file that had no final line break would glue the last line to the new one;
+  // the result ends with a line break when the file did, or when it gained lines at its end.
+  const finalNewline = file.finalNewline || (line === 0 && total > 0) || total === 0;
+  return { after: encodeLike(before, lines.join("\n") + (finalNewline ? "\n" : "")), at };
+}

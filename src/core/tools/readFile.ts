@@ -1,3 +1,4 @@
+import { fingerprint } from "../files/guardedWrite";
 import { z } from "zod";
 import { defineTool, type ImageData, type ToolContext } from "./defineTool";
 import { classify, extractDocxText, extractPdfText, formatSize, imageTypeByExtension, MAX_IMAGE_BYTES } from "./fileFormats";
@@ -5,6 +6,8 @@ import { READ_FILE_MAX_LINES } from "./limits";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 import { asArray, parseStructured } from "./structured";
+import type { EncodingHint } from "../ports/fileSystem";
+import { decodeBytes, isUtf8, label } from "../files/textEncoding";
 
 export const MAX_FILES = 5;
 const MAX_BYTES = 20 * 1024 * 1024;
@@ -47,8 +50,20 @@ interface ReadResult {
 
 const fileError = (display: string, message: string): ReadResult => ({ text: `<file path="${display}">Error: ${message}</file>` });
 
+/**
+ * A text file in its own encoding; one whose encoding cannot be told is shown as UTF-8 with a note,
+ * so the model knows why the edit tools will refuse it and what the odd characters are.
+ */
+function readText(display: string, bytes: Uint8Array, request: FileRequest, maxLines: number, hint: EncodingHint | undefined): ReadResult {
+  const decoded = decodeBytes(bytes, hint);
+  if (decoded.ok) return numbered(display, decoded.text, request, maxLines, { encoding: isUtf8(decoded.encoding) ? undefined : label(decoded.encoding) });
+  const note = `[Encoding unknown: ${decoded.reason}. Shown as UTF-8, with \uFFFD for bytes that are not; the edit tools will not change this file.]`;
+  return numbered(display, new TextDecoder().decode(bytes), request, maxLines, { note });
+}
+
 /** Numbered lines of `text`, the requested range, capped at `maxLines` with a note how to read on. */
-function numbered(display: string, text: string, request: FileRequest, maxLines: number, kind = ""): ReadResult {
+function numbered(display: string, text: string, request: FileRequest, maxLines: number, options: { kind?: string; encoding?: string; note?: string } = {}): ReadResult {
+  const kind = options.kind ?? "";
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const total = lines.length;
@@ -64,7 +79,9 @@ function numbered(display: string, text: string, request: FileRequest, maxLines:
     .join("\n");
   const note = end < Math.min(total, wantedEnd) ? `\n[Showing lines ${start}-${end} of ${total}. Read on with start_line ${end + 1}.]` : "";
   const kindAttr = kind ? ` kind="${kind}"` : "";
-  return { text: `<file path="${display}"${kindAttr} lines="${start}-${end}" total="${total}">\n${body}${note}\n</file>` };
+  const encodingAttr = options.encoding ? ` encoding="${options.encoding}"` : "";
+  const header = options.note ? `${options.note}\n` : "";
+  return { text: `<file path="${display}"${kindAttr}${encodingAttr} lines="${start}-${end}" total="${total}">\n${header}${body}${note}\n</file>` };
 }
 
 async function extracted(display: string, kind: "pdf" | "docx", bytes: Uint8Array, request: FileRequest, maxLines: number): Promise<ReadResult> {
@@ -77,7 +94,7 @@ async function extracted(display: string, kind: "pdf" | "docx", bytes: Uint8Arra
   }
   // A scanned PDF has pages but no text layer: say so rather than show empty page headers.
   if (text.replace(/--- page \d+ ---/g, "").trim() === "") return fileError(display, `this ${kind.toUpperCase()} holds no extractable text (scanned pages or images only).`);
-  return numbered(display, text, request, maxLines, kind);
+  return numbered(display, text, request, maxLines, { kind });
 }
 
 async function readOne(request: FileRequest, context: ToolContext): Promise<ReadResult> {
@@ -95,7 +112,9 @@ async function readOne(request: FileRequest, context: ToolContext): Promise<Read
   const maxLines = context.readFileMaxLines ?? READ_FILE_MAX_LINES.default;
   switch (kind.kind) {
     case "text":
-      return numbered(display, new TextDecoder().decode(bytes), request, maxLines);
+      // What the model now knows of the file: write_to_file will not replace it if it changes after this.
+      context.seen?.set(target.absolute, fingerprint(bytes));
+      return readText(display, bytes, request, maxLines, await context.fs.encodingHint?.(target.absolute));
     case "pdf":
     case "docx":
       return extracted(display, kind.kind, bytes, request, maxLines);

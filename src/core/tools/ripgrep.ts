@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { diesWithThisProcess, endOnExit } from "../ports/childLifetime";
 import { ensureExecutable, findAsset } from "./bundledAssets";
 
 const BINARY = process.platform === "win32" ? "rg.exe" : "rg";
@@ -62,7 +63,10 @@ function waitsOnFifo(pid: number): boolean {
  */
 export function runRipgrep(rg: string, args: readonly string[], options: { cwd: string; signal: AbortSignal; onMessage(message: RgMessage): boolean }): Promise<RgRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, ["--json", ...args], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    // Killed with Kiln, however Kiln dies: a killed CLI once left rg waiting on a FIFO for good.
+    const command = diesWithThisProcess(rg, ["--json", ...args]);
+    const child = spawn(command.file, command.args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const forget = endOnExit(() => child.kill("SIGKILL"));
     let stopped = false;
     let stuckOnFifo = false;
     let pending = "";
@@ -116,11 +120,13 @@ export function runRipgrep(rg: string, args: readonly string[], options: { cwd: 
       if (stderr.length < 8192) stderr += chunk;
     });
     child.on("error", (err) => {
+      forget();
       clearInterval(fifoWatch);
       options.signal.removeEventListener("abort", onAbort);
       reject(err);
     });
     child.on("close", (code) => {
+      forget();
       clearInterval(fifoWatch);
       options.signal.removeEventListener("abort", onAbort);
       if (failure) reject(failure);

@@ -1,5 +1,5 @@
-import { defineTool } from "./defineTool";
-import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
+import { defineTool, type ToolOutcome } from "./defineTool";
+import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 
@@ -36,32 +36,55 @@ export const searchAndReplaceTool = defineTool({
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
     if (!before) return { kind: "result", text: `Error: ${target.display} does not exist. Check the path with list_files.` };
-    const text = before.text.replace(/\r\n/g, "\n");
-    const lines = text.split("\n");
-    const total = text.endsWith("\n") ? lines.length - 1 : lines.length;
-    const start = args.start_line ?? 1;
-    const end = Math.min(args.end_line ?? total, total);
-    if (start > total) return { kind: "result", text: `Error: ${target.display} has ${total} lines; start_line ${start} is past the end.` };
-    if (end < start) return { kind: "result", text: `Error: end_line ${args.end_line} is before start_line ${start}.` };
-
-    // Only the chosen lines are searched: a match cannot reach outside the range.
-    const head = lines.slice(0, start - 1);
-    const region = lines.slice(start - 1, end).join("\n");
-    const tail = lines.slice(end);
-    const count = [...region.matchAll(pattern)].length;
-    // A regex replacement keeps String.replace's $1, $& …; literal text is inserted as written.
-    const replaced = args.use_regex ? region.replace(pattern, replace) : region.replace(pattern, () => replace);
-    const range = args.start_line !== undefined || args.end_line !== undefined ? ` within lines ${start}-${end}` : "";
-    if (count === 0) {
-      const hint = args.use_regex ? "Check the pattern" : "Check the exact text (spaces, indentation, case), set ignore_case, or use use_regex";
-      return { kind: "result", text: `Error: no match for the search in ${target.display}${range}; the file is unchanged. ${hint}; read_file shows the current content.` };
-    }
-    const after = [...head, replaced, ...tail].join("\n");
-    const occurrences = `${count} ${count === 1 ? "occurrence" : "occurrences"}`;
-    if (after === text) return { kind: "result", text: `Found ${occurrences} in ${target.display}${range}, but the replacement is the same text; the file is unchanged.` };
-
-    const edit = await proposeEdit(context, { target, before, after: encodeLike(before, after), tool: "search_and_replace" });
+    const replacement = replaceIn(before, pattern, replace, args.use_regex === true, args, target.display);
+    if (isOutcome(replacement)) return replacement;
+    const { after, occurrences, within: range } = replacement;
+    // Without a line range the same replacement is made again if the file changes while this waits
+    // (see WriteGuard); line numbers may then point elsewhere, so a ranged one is refused instead.
+    const ranged = args.start_line !== undefined || args.end_line !== undefined;
+    const remake = ranged
+      ? undefined
+      : (current: TextFile) => {
+          const again = replaceIn(current, pattern, replace, args.use_regex === true, args, target.display);
+          return isOutcome(again) ? again : again.after;
+        };
+    const edit = await proposeEdit(context, { target, before, after, tool: "search_and_replace", ...(remake && { remake }) });
     if (!edit.applied) return edit.outcome;
     return { kind: "result", text: `Replaced ${occurrences} in ${target.display}${range}.${edit.note}` };
   },
 });
+
+/** `pattern` replaced within the line range, in the file's conventions; an error outcome when nothing matches or changes. */
+function replaceIn(
+  before: TextFile,
+  pattern: RegExp,
+  replace: string,
+  useRegex: boolean,
+  range: { start_line?: number; end_line?: number },
+  display: string,
+): { after: string; occurrences: string; within: string } | ToolOutcome {
+  const text = before.text.replace(/\r\n/g, "\n");
+  const lines = text.split("\n");
+  const total = text.endsWith("\n") ? lines.length - 1 : lines.length;
+  const start = range.start_line ?? 1;
+  const end = Math.min(range.end_line ?? total, total);
+  if (start > total) return { kind: "result", text: `Error: ${display} has ${total} lines; start_line ${start} is past the end.` };
+  if (end < start) return { kind: "result", text: `Error: end_line ${range.end_line} is before start_line ${start}.` };
+
+  // Only the chosen lines are searched: a match cannot reach outside the range.
+  const head = lines.slice(0, start - 1);
+  const region = lines.slice(start - 1, end).join("\n");
+  const tail = lines.slice(end);
+  const count = [...region.matchAll(pattern)].length;
+  // A regex replacement keeps String.replace's $1, $& …; literal text is inserted as written.
+  const replaced = useRegex ? region.replace(pattern, replace) : region.replace(pattern, () => replace);
+  const within = range.start_line !== undefined || range.end_line !== undefined ? ` within lines ${start}-${end}` : "";
+  if (count === 0) {
+    const hint = useRegex ? "Check the pattern" : "Check the exact text (spaces, indentation, case), set ignore_case, or use use_regex";
+    return { kind: "result", text: `Error: no match for the search in ${display}${within}; the file is unchanged. ${hint}; read_file shows the current content.` };
+  }
+  const after = [...head, replaced, ...tail].join("\n");
+  const occurrences = `${count} ${count === 1 ? "occurrence" : "occurrences"}`;
+  if (after === text) return { kind: "result", text: `Found ${occurrences} in ${display}${within}, but the replacement is the same text; the file is unchanged.` };
+  return { after: encodeLike(before, after), occurrences, within };
+}

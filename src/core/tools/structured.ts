@@ -1,4 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
+import { parseJsonWithinLimits } from "../toolcall/jsonLimits";
 
 const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, processEntities: true });
 
@@ -8,13 +9,7 @@ const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimVa
  */
 export function parseStructured(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   const trimmed = text.trim();
-  if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
-    try {
-      return { ok: true, value: JSON.parse(trimmed) };
-    } catch (err) {
-      return { ok: false, error: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
-    }
-  }
+  if (trimmed.startsWith("[") || trimmed.startsWith("{")) return parseJsonWithinLimits(trimmed);
   try {
     // Several sibling elements are normal here (<file>…</file><file>…</file>): give them one root.
     const doc = xml.parse(`<kiln-root>${trimmed}</kiln-root>`, true) as Record<string, unknown>;

@@ -2,6 +2,7 @@ import { checkArguments } from "../mcp/argumentCheck";
 import { progressText } from "../mcp/requests";
 import type { McpHubApi, McpServerView } from "../mcp/types";
 import { untrusted } from "../prompts/untrusted";
+import { parseJsonWithinLimits } from "../toolcall/jsonLimits";
 import { defineTool, type ToolOutcome } from "./defineTool";
 import { p } from "./params";
 
@@ -23,13 +24,11 @@ export function connectedServer(hub: McpHubApi | undefined, name: string): McpSe
 
 function parseArguments(raw: string | undefined): Record<string, unknown> | string {
   if (raw === undefined || raw.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-    return "arguments must be a JSON object";
-  } catch (err) {
-    return `arguments is not valid JSON (${err instanceof Error ? err.message : String(err)})`;
-  }
+  const parsed = parseJsonWithinLimits(raw);
+  if (!parsed.ok) return `arguments is ${parsed.error}`;
+  const value = parsed.value;
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  return "arguments must be a JSON object";
 }
 
 export const useMcpToolTool = defineTool({

@@ -11,6 +11,18 @@ function countLines(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
+/**
+ * The content ending as the file did: with a line break when the file had one at its end, without
+ * when it had none, and with one in a new (or empty) file. The XML form of a call drops the value's
+ * last line break, so how the content ends says nothing of what the model meant.
+ */
+function withFinalNewline(content: string, existing: string | undefined): string {
+  if (content === "") return content;
+  const body = content.replace(/\r?\n$/, "");
+  const finalNewline = existing === undefined || existing === "" || existing.endsWith("\n");
+  return finalNewline ? body + (content.includes("\r\n") ? "\r\n" : "\n") : body;
+}
+
 export const writeToFileTool = defineTool({
   name: "write_to_file",
   group: "edit",
@@ -35,6 +47,15 @@ export const writeToFileTool = defineTool({
     }
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
+    // The content was written from what the model last saw of the file: a change made since (by the
+    // user or another task) would silently go with the rewrite.
+    const seen = context.seen?.get(target.absolute);
+    if (seen !== undefined && seen !== (before?.fingerprint ?? null)) {
+      return {
+        kind: "result",
+        text: `Error: ${target.display} ${before ? "changed" : "was deleted"} after you last read or wrote it (the user or another task ${before ? "edited" : "deleted"} it); nothing was written, so that change is kept. Read it again and write your content on top of what it holds now.`,
+      };
+    }
     // Only a rewrite can lose code to a placeholder; a new file has nothing to leave out.
     const placeholder = before ? findPlaceholder(args.content, { existing: before.text, path: target.display }) : undefined;
     if (placeholder) {
@@ -43,8 +64,9 @@ export const writeToFileTool = defineTool({
         text: `Error: line ${placeholder.line} of content, "${placeholder.text}", looks like a placeholder for code you left out. write_to_file replaces the whole file, so that code would be lost; nothing was written. Send the complete file content with every line written out, or change only part of the file with apply_diff.`,
       };
     }
-    // A new file takes the content as sent; an existing one keeps its line endings and BOM.
-    const edit = await proposeEdit(context, { target, before, after: encodeLike(before, args.content), tool: "write_to_file" });
+    // An existing file keeps its line endings, BOM and encoding, and a new one is written as sent,
+    // but for the end: see withFinalNewline.
+    const edit = await proposeEdit(context, { target, before, after: encodeLike(before, withFinalNewline(args.content, before?.text)), tool: "write_to_file" });
     if (!edit.applied) return edit.outcome;
     return { kind: "result", text: `${before ? "Overwrote" : "Created"} ${target.display} (${plural(lines, "line")}).${edit.note}` };
   },

@@ -4,6 +4,8 @@ import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../
 import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../core/tools/limits";
+import { MAX_TOOL_CALLS, REPLY_MAX_CHARS, TOOL_ARG_MAX_CHARS, type ReplyLimits } from "../../core/agent/replyLimits";
+import { FIRST_REPLY_TIMEOUT_SECONDS, IDLE_TIMEOUT_SECONDS } from "../../core/llm/requestWatch";
 import { applyContextFlag, CONTEXT_USAGE, defaultContextArgs, isContextFlag, type ContextArgs } from "./contextArgs";
 
 /** The context and budget flags (context, modelInfo) are in contextArgs.ts. */
@@ -37,6 +39,11 @@ export interface CliArgs extends ContextArgs {
   readFileMaxLines?: number;
   toolResultMaxChars?: number;
   outputMaxChars?: number;
+  /** How long a request waits for the reply to begin, and for each next event of it (seconds). */
+  firstReplyTimeout: number;
+  idleTimeout: number;
+  /** How much of one reply is read. */
+  replyLimits: ReplyLimits;
   /** --allow-private-urls: the browser may open loopback and private addresses unasked. */
   allowPrivateUrls?: boolean;
   /** --no-redact: tool results keep credentials of known shapes and secret-named variables' values (never the API key). */
@@ -92,6 +99,15 @@ Options:
                                to a file (${TOOL_RESULT_MAX_CHARS.min}-${TOOL_RESULT_MAX_CHARS.max}, default ${TOOL_RESULT_MAX_CHARS.default})
   --output-max-chars N         characters of command output shown, as head and tail
                                (${OUTPUT_MAX_CHARS.min}-${OUTPUT_MAX_CHARS.max}, default ${OUTPUT_MAX_CHARS.default})
+  --first-reply-timeout S      seconds to wait for a reply to begin before the request fails and is
+                               retried (${FIRST_REPLY_TIMEOUT_SECONDS.min}-${FIRST_REPLY_TIMEOUT_SECONDS.max}, default ${FIRST_REPLY_TIMEOUT_SECONDS.default}; a slow local model may need more)
+  --idle-timeout S             seconds a reply that has begun may go silent before the request fails
+                               and is retried (${IDLE_TIMEOUT_SECONDS.min}-${IDLE_TIMEOUT_SECONDS.max}, default ${IDLE_TIMEOUT_SECONDS.default})
+  --reply-max-chars N          characters of one reply that are read; past them the reply is stopped
+                               and the model told (${REPLY_MAX_CHARS.min}-${REPLY_MAX_CHARS.max}, default ${REPLY_MAX_CHARS.default})
+  --tool-arg-max-chars N       characters of one tool argument (an XML parameter, a native call's
+                               JSON) (${TOOL_ARG_MAX_CHARS.min}-${TOOL_ARG_MAX_CHARS.max}, default ${TOOL_ARG_MAX_CHARS.default})
+  --max-tool-calls N           tool calls read from one reply (${MAX_TOOL_CALLS.min}-${MAX_TOOL_CALLS.max}, default ${MAX_TOOL_CALLS.default})
   --allow-private-urls         browser_action may open localhost, 127.0.0.1 and private-network
                                addresses without asking (else opening one asks, and the page
                                may reach no other such address)
@@ -149,6 +165,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     autoApprove: settingsFromWords([]),
     maxRequests: 50,
     retries: 3,
+    firstReplyTimeout: FIRST_REPLY_TIMEOUT_SECONDS.default,
+    idleTimeout: IDLE_TIMEOUT_SECONDS.default,
+    replyLimits: { maxReplyChars: REPLY_MAX_CHARS.default, maxToolArgChars: TOOL_ARG_MAX_CHARS.default, maxToolCalls: MAX_TOOL_CALLS.default },
     ...defaultContextArgs(),
     historyDir: env.KILN_HISTORY_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "tasks"),
     mcpApprovals: join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "mcp-approvals.json"),
@@ -235,6 +254,21 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break;
       case "--output-max-chars":
         args.outputMaxChars = parseLimit(arg, value(), OUTPUT_MAX_CHARS);
+        break;
+      case "--first-reply-timeout":
+        args.firstReplyTimeout = parseLimit(arg, value(), FIRST_REPLY_TIMEOUT_SECONDS);
+        break;
+      case "--idle-timeout":
+        args.idleTimeout = parseLimit(arg, value(), IDLE_TIMEOUT_SECONDS);
+        break;
+      case "--reply-max-chars":
+        args.replyLimits.maxReplyChars = parseLimit(arg, value(), REPLY_MAX_CHARS);
+        break;
+      case "--tool-arg-max-chars":
+        args.replyLimits.maxToolArgChars = parseLimit(arg, value(), TOOL_ARG_MAX_CHARS);
+        break;
+      case "--max-tool-calls":
+        args.replyLimits.maxToolCalls = parseLimit(arg, value(), MAX_TOOL_CALLS);
         break;
       case "--allow-private-urls":
         args.allowPrivateUrls = true;

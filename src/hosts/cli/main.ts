@@ -61,11 +61,11 @@ function overflowSaver(): (toolName: string, text: string) => Promise<string> {
 }
 
 function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undefined, saved: SavedTask | undefined): Task {
-  const config = { ...args.settings, apiKey };
+  const config = { ...args.settings, apiKey, timeouts: { firstReplyMs: args.firstReplyTimeout * 1000, idleMs: args.idleTimeout * 1000 } };
   const getProvider = async () => createProvider(config);
   const retry = { ...DEFAULT_RETRY, maxRetries: args.retries };
   // The flags' condensing and budgets (contextArgs.ts), and the model's window and prices from --model-info.
-  const limits = { context: { settings: () => args.context }, modelOverrides: () => args.modelInfo };
+  const limits = { context: { settings: () => args.context }, modelOverrides: () => args.modelInfo, replyLimits: () => args.replyLimits };
   if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger, retry, ...limits });
   const workspace = resolve(args.workspace);
   const loaded = loadModes(workspace);
@@ -159,11 +159,14 @@ async function main(): Promise<number> {
     throw err;
   }
   let interrupted = false;
-  // Ctrl+C stops the run cleanly from here on, also while MCP servers start (they are closed below).
-  process.once("SIGINT", () => {
-    interrupted = true;
-    task.cancel();
-  });
+  // Ctrl+C stops the run cleanly from here on, also while MCP servers start (they are closed below); so do
+  // `kill` and a closed terminal, which would otherwise end the CLI at once and leave its commands running.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+      task.cancel();
+    });
+  }
   try {
     if (hub) {
       const report = (line: string) => printErr(`kiln: ${line}\n`);

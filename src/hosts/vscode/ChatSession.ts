@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import type { RetryPolicy } from "../../core/agent/retry";
+import type { ReplyLimits } from "../../core/agent/replyLimits";
 import { Task } from "../../core/agent/Task";
 import type { Toolbox } from "../../core/agent/toolbox";
 import type { Approvals } from "../../core/ports/approvals";
@@ -39,6 +40,8 @@ export interface ChatSessionDeps {
   getProvider(): Promise<Provider>;
   providerSummary(): ProviderSummary;
   retryPolicy(): RetryPolicy;
+  /** kiln.reply.* as set (the core checks them): how much of one reply is read. */
+  replyLimits?(): Partial<Record<keyof ReplyLimits, unknown>>;
   modelOverrides(): unknown;
   /** Tools for a new task; undefined makes it a plain chat (no folder open). mcpCaller tags its MCP calls (withCaller). */
   createToolbox?(approvals: Approvals, mcpCaller?: unknown): Toolbox | undefined;
@@ -309,6 +312,7 @@ export class ChatSession implements vscode.Disposable {
       getProvider: () => this.provider(),
       logger: this.deps.logger,
       retry: () => this.deps.retryPolicy(),
+      replyLimits: () => this.deps.replyLimits?.(),
       modelOverrides: () => (choices ? choices.modelOverrides() : this.deps.modelOverrides()),
       toolbox: prepared,
       context: contextOptions(this.deps.logger, this.deps.profiles, () => choices?.profile().autoCondensePercent),

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
 import * as vscode from "vscode";
-import type { EntryType, FileStat, FileSystem } from "../../core/ports/fileSystem";
+import type { EncodingHint, EntryType, FileStat, FileSystem } from "../../core/ports/fileSystem";
 import { openDocument } from "./diffReview";
 
 function typeOf(type: vscode.FileType): EntryType {
@@ -37,8 +37,22 @@ export class VsCodeFileSystem implements FileSystem {
     // Unsaved changes in an editor are what the user sees: tools read them, and edits start from
     // them (the review then saves them with the edit) instead of overwriting them.
     const open = openDocument(uri);
-    if (open?.isDirty) return new TextEncoder().encode(open.getText());
+    // As the editor would save them: in its encoding (encodingHint names it), with its BOM.
+    if (open?.isDirty) return vscode.workspace.encode(open.getText(), { encoding: open.encoding });
     return vscode.workspace.fs.readFile(uri);
+  }
+
+  /**
+   * An editor holding the file reads it in its encoding (the user may have picked it); otherwise
+   * files.encoding, where the user set it for this file (the default, UTF-8, is what the bytes are
+   * checked for first anyway).
+   */
+  async encodingHint(path: string): Promise<EncodingHint | undefined> {
+    const uri = this.toUri(path);
+    const open = openDocument(uri);
+    if (open) return { encoding: open.encoding, source: "editor" };
+    const setting = vscode.workspace.getConfiguration("files", uri).get<unknown>("encoding");
+    return typeof setting === "string" && setting !== "" ? { encoding: setting, source: "setting" } : undefined;
   }
 
   async readDirectory(path: string): Promise<{ name: string; type: EntryType }[]> {
@@ -46,14 +60,14 @@ export class VsCodeFileSystem implements FileSystem {
     return entries.map(([name, type]) => ({ name, type: typeOf(type) }));
   }
 
-  async writeFile(path: string, content: string): Promise<void> {
+  async writeFile(path: string, content: Uint8Array | string): Promise<void> {
     const target = this.toUri(path);
     const folder = target.with({ path: posix.dirname(target.path) });
     await vscode.workspace.fs.createDirectory(folder);
     // Beside the target, then renamed over it: the file holds the old content or all of the new.
     const temp = target.with({ path: posix.join(folder.path, `.${posix.basename(target.path)}.kiln-${randomBytes(6).toString("hex")}.tmp`) });
     try {
-      await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(content));
+      await vscode.workspace.fs.writeFile(temp, typeof content === "string" ? new TextEncoder().encode(content) : content);
       await vscode.workspace.fs.rename(temp, target, { overwrite: true });
     } catch (err) {
       // The temp file may never have been created; the write's own error is the one to report.

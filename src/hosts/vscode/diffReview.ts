@@ -1,8 +1,10 @@
 import * as vscode from "vscode";
+import { writeGuarded, type GuardedWrite } from "../../core/files/guardedWrite";
 import type { Logger } from "../../core/ports";
 import type { ApprovalDecision } from "../../core/ports/approvals";
 import type { EditPreview, EditResult, EditReview, ProposedEdit } from "../../core/ports/editReview";
 import type { FileSystem } from "../../core/ports/fileSystem";
+import { encodeText, encodingId } from "../../core/files/textEncoding";
 import type { HunkReview } from "./hunkReview";
 import { diagnosticsSettled, errorsOf, newErrors } from "./newProblems";
 import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
@@ -81,12 +83,15 @@ export class DiffEditReview implements EditReview {
       await baseline;
       const before = errorsOf(file);
       const settled = waitMs > 0 ? diagnosticsSettled(file, waitMs) : undefined;
-      await this.write(edit.path, final);
+      const userEdited = final !== edit.proposed;
+      const written = await this.writeChecked({ ...edit, userEdited }, final);
+      if (!written.written) return { applied: false, notWritten: written.reason };
       const newProblems = settled ? await this.problemsAfter(file, before, settled) : [];
       return {
         applied: true,
-        content: final,
-        userEdited: final !== edit.proposed,
+        content: written.content,
+        userEdited,
+        ...(written.remadeFrom !== undefined && { remadeFrom: written.remadeFrom }),
         ...(discarded.length > 0 ? { discardedChanges: discarded } : {}),
         ...(newProblems.length > 0 ? { newProblems } : {}),
       };
@@ -99,6 +104,9 @@ export class DiffEditReview implements EditReview {
 
   private async show(left: vscode.Uri, right: vscode.Uri, display: string, isNew: boolean): Promise<void> {
     const title = `${display}: ${isNew ? "new file" : "original"} ↔ Kiln's proposal`;
+    // The proposal is held as UTF-8 whatever the file's encoding (that is applied on save): a
+    // files.encoding setting must not make the editor read it as another.
+    await vscode.workspace.openTextDocument(right, { encoding: "utf8" }).then(undefined, (err: unknown) => this.o.logger.warn(`could not open the proposal for ${display} as UTF-8: ${err instanceof Error ? err.message : String(err)}`));
     try {
       // The user may be typing in the chat: the diff opens beside, without taking the keyboard.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
@@ -127,13 +135,14 @@ export class DiffEditReview implements EditReview {
   }
 
   /**
-   * An editor that holds the file gets the new text and saves it, so it neither goes stale nor
-   * conflicts with the disk; otherwise the file is written atomically.
+   * An editor that holds the file in the encoding the edit was read in gets the new text and saves
+   * it, so it neither goes stale nor conflicts with the disk; otherwise the file is written
+   * atomically, in that encoding (an editor without unsaved changes then shows the new file).
    */
-  private async write(path: string, text: string): Promise<void> {
+  private async write(path: string, text: string, encoding: string): Promise<void> {
     const uri = this.o.toUri(path);
     const doc = openDocument(uri);
-    if (!doc) return this.o.fs.writeFile(path, text);
+    if (!doc || encodingId(doc.encoding) !== encodingId(encoding)) return this.o.fs.writeFile(path, encodeText(text, encoding));
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text.startsWith(BOM) ? text.slice(1) : text);
     if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${path} in its editor`);
@@ -163,15 +172,25 @@ export class DiffEditReview implements EditReview {
     const waitMs = inTab(file) ? this.o.diagnosticsDelay() : 0;
     const before = errorsOf(file);
     const settled = waitMs > 0 ? diagnosticsSettled(file, waitMs) : undefined;
-    await this.write(edit.path, edit.proposed);
+    const written = await this.writeChecked(edit, edit.proposed);
+    if (!written.written) return { applied: false, notWritten: written.reason };
     const newProblems = settled ? await settled.then(() => newErrors(file, before)) : [];
-    return { applied: true, content: edit.proposed, userEdited: false, ...(newProblems.length > 0 ? { newProblems } : {}) };
+    return { applied: true, content: written.content, userEdited: false, ...(written.remadeFrom !== undefined && { remadeFrom: written.remadeFrom }), ...(newProblems.length > 0 ? { newProblems } : {}) };
   }
 
   private async deletion(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
     const decision = await decide();
     if (!decision.approved) return { applied: false, feedback: decision.feedback };
-    await this.o.fs.delete(edit.path);
+    const written = await this.writeChecked(edit, null);
+    if (!written.written) return { applied: false, notWritten: written.reason };
     return { applied: true, content: null, userEdited: false };
+  }
+
+  /**
+   * Written only over what the edit was made from: the user may have typed in the file's editor, or
+   * another task saved it, while the review waited (see writeGuarded).
+   */
+  private writeChecked(edit: ProposedEdit & { userEdited?: boolean }, content: string | null): Promise<GuardedWrite> {
+    return writeGuarded(this.o.fs, edit, content, (text) => (text === null ? this.o.fs.delete(edit.path) : this.write(edit.path, text, edit.encoding)));
   }
 }

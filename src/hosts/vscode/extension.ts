@@ -104,6 +104,11 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
       const maxRetries = Number.isInteger(retries) && retries >= 0 && retries <= 10 ? retries : DEFAULT_RETRY.maxRetries;
       return { ...DEFAULT_RETRY, maxRetries };
     },
+    // Read per request and checked by the core: a value out of bounds is the default.
+    replyLimits: () => {
+      const reply = vscode.workspace.getConfiguration("kiln.reply");
+      return { maxReplyChars: reply.get<unknown>("maxChars"), maxToolArgChars: reply.get<unknown>("toolArgMaxChars"), maxToolCalls: reply.get<unknown>("maxToolCalls") };
+    },
     // Validated by the core, which names any bad field in the log.
     modelOverrides: () => vscode.workspace.getConfiguration("kiln.provider").get<unknown>("modelInfo"),
     createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub, new WorkspaceCheckpoints(context.globalStorageUri, logger)),

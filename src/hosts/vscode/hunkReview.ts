@@ -1,5 +1,5 @@
-import { structuredPatch } from "diff";
 import * as vscode from "vscode";
+import { boundedStructuredPatch } from "../../core/diff/unifiedDiff";
 import { PROPOSED_SCHEME } from "./proposalDocuments";
 
 interface Hunk {
@@ -22,7 +22,8 @@ function linesOf(text: string): string[] {
 function hunksOf(original: string, proposal: string): Hunk[] {
   const before = linesOf(original);
   const after = linesOf(proposal);
-  const patch = structuredPatch("", "", `${before.join("\n")}\n`, `${after.join("\n")}\n`, "", "", { context: 0 });
+  // Bounded: this runs whenever the proposal changes, and jsdiff alone is quadratic on a whole-file rewrite.
+  const patch = boundedStructuredPatch("", "", `${before.join("\n")}\n`, `${after.join("\n")}\n`, "", "", 0);
   return patch.hunks.map((h) => {
     const removed = h.lines.filter((l) => l.startsWith("-")).map((l) => l.slice(1));
     const added = h.lines.filter((l) => l.startsWith("+")).length;

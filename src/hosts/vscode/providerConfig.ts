@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { ProviderError } from "../../core/llm/errors";
 import { apiKeyFromEnv } from "../../core/llm/keys";
+import { FIRST_REPLY_TIMEOUT_SECONDS, IDLE_TIMEOUT_SECONDS, type StreamTimeouts } from "../../core/llm/requestWatch";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderConfig, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import { secretNameOf, type LegacySettings, type Profile } from "./profiles";
 
@@ -17,11 +18,21 @@ export function readProviderSettings(): ProviderSettings {
   return { kind: kind as ProviderKind, baseUrl: text("baseUrl"), model: text("model") };
 }
 
+/** kiln.provider.firstReplyTimeoutSeconds and idleTimeoutSeconds; a value out of bounds is the default. */
+export function readStreamTimeouts(): StreamTimeouts {
+  const config = vscode.workspace.getConfiguration("kiln.provider");
+  const seconds = (key: string, bounds: { min: number; max: number; default: number }) => {
+    const value = config.get<unknown>(key, bounds.default);
+    return typeof value === "number" && Number.isInteger(value) && value >= bounds.min && value <= bounds.max ? value : bounds.default;
+  };
+  return { firstReplyMs: seconds("firstReplyTimeoutSeconds", FIRST_REPLY_TIMEOUT_SECONDS) * 1000, idleMs: seconds("idleTimeoutSeconds", IDLE_TIMEOUT_SECONDS) * 1000 };
+}
+
 /** Settings plus the key: SecretStorage first, then the provider's usual environment variable. */
 export async function resolveProviderConfig(secrets: vscode.SecretStorage): Promise<ProviderConfig> {
   const settings = readProviderSettings();
   const stored = await secrets.get(apiKeySecretName(settings.kind));
-  return { ...settings, apiKey: stored || apiKeyFromEnv(settings.kind, process.env) };
+  return { ...settings, apiKey: stored || apiKeyFromEnv(settings.kind, process.env), timeouts: readStreamTimeouts() };
 }
 
 /** The `kiln.provider.*` values behind the "default" profile, unchecked (profiles.ts checks them). */
@@ -42,5 +53,5 @@ export function readLegacySettings(): LegacySettings {
  */
 export async function resolveProfileConfig(secrets: vscode.SecretStorage, profile: Profile): Promise<ProviderConfig> {
   const stored = await secrets.get(secretNameOf(profile));
-  return { kind: profile.kind, baseUrl: profile.baseUrl, model: profile.model, apiKey: stored || apiKeyFromEnv(profile.kind, process.env) };
+  return { kind: profile.kind, baseUrl: profile.baseUrl, model: profile.model, apiKey: stored || apiKeyFromEnv(profile.kind, process.env), timeouts: readStreamTimeouts() };
 }

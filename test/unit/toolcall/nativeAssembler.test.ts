@@ -62,3 +62,29 @@ describe("native tool calls", () => {
     expect(nameless).toMatchObject({ error: "A tool call arrived without a tool name." });
   });
 });
+
+describe("native tool calls past the limits", () => {
+  it("refuses a call whose arguments pass the size limit, at once, and keeps nothing more of it", () => {
+    const assembler = new NativeToolCallAssembler(undefined, { maxArgChars: 1000, maxDepth: 64 });
+    assembler.add({ index: 0, id: "a", name: "write_to_file", argsDelta: '{"path":"a.txt","content":"' });
+    let block = assembler.add({ index: 0, argsDelta: "x".repeat(900) });
+    expect(block.error).toBeUndefined();
+    block = assembler.add({ index: 0, argsDelta: "x".repeat(900) });
+    expect(block.error).toMatch(/The arguments of write_to_file passed 1000 characters, the limit for one tool call; the call was cut off there and not run/);
+    assembler.add({ index: 0, argsDelta: '"}' });
+    const [done] = assembler.finalize();
+    expect(done).toMatchObject({ partial: true, error: expect.stringMatching(/passed 1000 characters/) });
+    expect(done!.input).toBeUndefined();
+  });
+
+  it("refuses arguments nested past the depth limit as they stream, brackets in strings aside", () => {
+    const assembler = new NativeToolCallAssembler(undefined, { maxArgChars: 1_000_000, maxDepth: 64 });
+    assembler.add({ index: 0, id: "ok", name: "use_mcp_tool", argsDelta: `{"note":"${"[".repeat(500)}","deep":${"[".repeat(63)}` });
+    assembler.add({ index: 0, argsDelta: `${"]".repeat(63)}}` });
+    assembler.add({ index: 1, id: "deep", name: "read_file", argsDelta: `{"path":${"[".repeat(10_000)}` });
+    const [ok, deep] = assembler.finalize();
+    expect(ok!.error).toBeUndefined();
+    expect(ok!.input).toMatchObject({ note: "[".repeat(500) });
+    expect(deep).toMatchObject({ error: "The arguments of read_file are nested more than 64 levels deep, the limit for JSON arguments; the call was not run. Send flatter arguments." });
+  });
+});

@@ -59,7 +59,8 @@ describe("the sidebar runs the agent loop in the workspace", () => {
       );
       await vscode.window.showTextDocument(vscode.Uri.file(join(workspace, "src", "greet.ts")), { preview: false });
       const posted = await exchange(api.sidebar, { type: "chat/send", text: "Add a test for greet" }, 30_000);
-      assert.equal(readFileSync(target, "utf8"), protocol === "xml" ? content.slice(0, -1) : content);
+      // The XML value loses its last line break; a new file ends with one all the same.
+      assert.equal(readFileSync(target, "utf8"), content);
       const shown = items(posted);
       const tools = shown.filter((i) => i.role === "tool");
       assert.deepEqual(
@@ -111,7 +112,7 @@ describe("the sidebar runs the agent loop in the workspace", () => {
     api.sidebar.receive({ type: "chat/approval", id: second.id, approved: true });
     await done;
     listener.dispose();
-    assert.equal(readFileSync(target, "utf8"), "second");
+    assert.equal(readFileSync(target, "utf8"), "second\n");
     const statuses = items(posted).filter((i) => i.role === "tool" && i.name === "write_to_file").map((i) => i.role === "tool" && i.status);
     assert.deepEqual(statuses, ["denied", "done"]);
     assert.match(JSON.stringify(server.requests.at(-2)!.body.messages), /The user denied write_to_file and said:\\n<feedback>\\nsay second, not first/);

@@ -41,7 +41,7 @@ describe("checkpoints in the real host", () => {
     turn.answer((await turn.card("the second edit's card")).id, true);
     await turn.done;
     posted.push(...turn.posted);
-    assert.equal(readFileSync(path("checkpoint-a.txt"), "utf8"), "changed by the model");
+    assert.equal(readFileSync(path("checkpoint-a.txt"), "utf8"), "changed by the model\r\n");
     const checkpoints = chatItems(posted).filter((i): i is CheckpointItem => i.role === "checkpoint");
     assert.deepEqual(
       checkpoints.map((c) => c.message),
@@ -84,7 +84,7 @@ describe("checkpoints in the real host", () => {
         { text: COMPLETE },
       );
       const posted = await exchange(api.sidebar, { type: "chat/send", text: "Write two files" });
-      assert.equal(readFileSync(path("checkpoint-new.txt"), "utf8"), "two");
+      assert.equal(readFileSync(path("checkpoint-new.txt"), "utf8"), "two\n");
       const notes = chatItems(posted).filter((i): i is CheckpointItem => i.role === "checkpoint");
       assert.equal(notes.length, 1, JSON.stringify(notes));
       assert.equal(notes[0]!.commit, undefined);

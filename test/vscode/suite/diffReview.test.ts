@@ -3,19 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, configure, kiln, promptOf, setKiln, startTurn, toolCards, waitFor, xmlCall } from "./helpers";
-
-/** The diff editor Kiln opened for a review, if one is open. */
-function reviewTab(): vscode.TabInputTextDiff | undefined {
-  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
-    if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === "kiln-proposed") return tab.input;
-  }
-  return undefined;
-}
-
-async function textOf(uri: vscode.Uri): Promise<string> {
-  return (await vscode.workspace.openTextDocument(uri)).getText();
-}
+import { COMPLETE, configure, kiln, promptOf, reviewTab, setKiln, startTurn, textOf, toolCards, waitFor, xmlCall } from "./helpers";
 
 describe("edits reviewed in VS Code's diff editor", () => {
   let server: FakeModelServer;
@@ -41,18 +29,18 @@ describe("edits reviewed in VS Code's diff editor", () => {
   it("shows the original on the left and the proposal on the right; Approve writes it and closes the tabs", async () => {
     const api = await kiln();
     writeFileSync(path("review.txt"), "alpha\nbeta\n");
-    // XML values lose the newline at their edges, so the proposal ends without one.
+    // XML values lose the newline at their edges; the proposal ends with one, as the file did.
     server.enqueue(xmlCall("write_to_file", { path: "review.txt", content: "alpha\nBETA", line_count: 2 }), { text: COMPLETE });
     const turn = startTurn(api.sidebar, "Capitalise beta");
     const card = await turn.card();
     const tab = await waitFor("the diff editor", reviewTab);
     assert.equal(tab.original.scheme, "kiln-original");
     assert.equal(await textOf(tab.original), "alpha\nbeta\n");
-    assert.equal(await textOf(tab.modified), "alpha\nBETA");
+    assert.equal(await textOf(tab.modified), "alpha\nBETA\n");
     assert.equal(readFileSync(path("review.txt"), "utf8"), "alpha\nbeta\n", "nothing is written while the review is open");
     turn.answer(card.id, true);
     await turn.done;
-    assert.equal(readFileSync(path("review.txt"), "utf8"), "alpha\nBETA");
+    assert.equal(readFileSync(path("review.txt"), "utf8"), "alpha\nBETA\n");
     assert.equal(reviewTab(), undefined, "the review's tabs are closed");
   });
 
@@ -68,7 +56,7 @@ describe("edits reviewed in VS Code's diff editor", () => {
     const turn = startTurn(api.sidebar, "Change both");
     const first = await turn.card();
     const tab = await waitFor("the diff editor", reviewTab);
-    assert.equal(await textOf(tab.modified), "one\r\nTWO", "the proposal keeps the file's line endings");
+    assert.equal(await textOf(tab.modified), "one\r\nTWO\r\n", "the proposal keeps the file's line endings and its final line break");
     turn.answer(first.id, false);
     const second = await turn.card("the new file's card");
     await waitFor("the new file's diff", () => (reviewTab()?.modified.path.endsWith("never.txt") ? true : undefined));
@@ -92,7 +80,7 @@ describe("edits reviewed in VS Code's diff editor", () => {
     assert.ok(await vscode.workspace.applyEdit(typed));
     turn.answer(card.id, true);
     await turn.done;
-    assert.equal(readFileSync(path("edited.txt"), "utf8"), "first\ntyped by the user\nsecond");
+    assert.equal(readFileSync(path("edited.txt"), "utf8"), "first\ntyped by the user\nsecond\n");
     const told = promptOf(server.requests.at(-1)!).all;
     assert.match(told, /The user edited your proposal before saving/);
     assert.match(told, /\+typed by the user/);
@@ -169,10 +157,10 @@ describe("edits reviewed in VS Code's diff editor", () => {
     );
     assert.equal(discards.length, 2);
     assert.equal(await vscode.commands.executeCommand(discards[1]!.command!.command, ...(discards[1]!.command!.arguments ?? [])), true);
-    assert.equal(await textOf(tab.modified), "one\nTWO\nthree\nfour", "the discarded change is gone from the proposal");
+    assert.equal(await textOf(tab.modified), "one\nTWO\nthree\nfour\n", "the discarded change is gone from the proposal");
     turn.answer(card.id, true);
     await turn.done;
-    assert.equal(readFileSync(path("hunks.txt"), "utf8"), "one\nTWO\nthree\nfour");
+    assert.equal(readFileSync(path("hunks.txt"), "utf8"), "one\nTWO\nthree\nfour\n");
     assert.match(promptOf(server.requests.at(-1)!).all, /The user discarded this change of your proposal: line 4 of the proposal \(1 removed, 1 added\); the rest was saved/);
   });
 
@@ -198,10 +186,10 @@ describe("edits reviewed in VS Code's diff editor", () => {
     const card = await turn.card();
     const review = await waitFor("the review", reviewTab);
     assert.equal(review.modified.toString(), streaming.modified.toString(), "the review is the streamed diff, not a second one");
-    assert.equal(await textOf(review.modified), lines.join("\n"));
+    assert.equal(await textOf(review.modified), `${lines.join("\n")}\n`);
     turn.answer(card.id, true);
     await turn.done;
-    assert.equal(readFileSync(path("stream.txt"), "utf8"), lines.join("\n"));
+    assert.equal(readFileSync(path("stream.txt"), "utf8"), `${lines.join("\n")}\n`);
     assert.equal(reviewTab(), undefined);
   });
 });

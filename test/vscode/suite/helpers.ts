@@ -191,3 +191,15 @@ export function undoBoth(first: () => Promise<void>, second: () => Promise<void>
     await first();
   };
 }
+
+/** The diff editor Kiln opened for a review, if one is open. */
+export function reviewTab(): vscode.TabInputTextDiff | undefined {
+  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === "kiln-proposed") return tab.input;
+  }
+  return undefined;
+}
+
+export async function textOf(uri: vscode.Uri): Promise<string> {
+  return (await vscode.workspace.openTextDocument(uri)).getText();
+}

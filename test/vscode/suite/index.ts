@@ -17,6 +17,8 @@ export async function run(): Promise<void> {
   require("./sandbox.test");
   require("./queue.test");
   require("./diffReview.test");
+  require("./fileBytes.test");
+  require("./staleEdits.test");
   require("./taskReview.test");
   require("./mcp.test");
   require("./mcpView.test");

@@ -43,6 +43,7 @@ export class AssistantMessageParser {
   /** Per entry of `textTags`: the tool it opens, or undefined for a reasoning tag. */
   private readonly textTagTools: (string | undefined)[] = [];
   private readonly insideToolPrefixes: ToolTagPrefixes;
+  private readonly onContent: NonNullable<ParserOptions["onContent"]>;
 
   private state = State.Text;
   private total = 0;
@@ -65,8 +66,9 @@ export class AssistantMessageParser {
   private afterTag = "";
 
   constructor(toolParams: Record<string, readonly string[]>, options: ParserOptions = {}) {
-    const { reasoningTags = false, ...limits } = options;
+    const { reasoningTags = false, onContent = () => undefined, ...limits } = options;
     this.limits = { ...DEFAULT_PARSER_LIMITS, ...limits };
+    this.onContent = onContent;
     const params = new Map<string, ReadonlySet<string>>();
     const tags: string[] = [];
     for (const [name, names] of Object.entries(toolParams)) {
@@ -211,6 +213,7 @@ export class AssistantMessageParser {
       return;
     }
     this.text.content += piece;
+    this.onContent(this.text, piece);
   }
 
   /** A block other than text begins: the text before it is complete, whitespace alone is dropped. */
@@ -233,7 +236,7 @@ export class AssistantMessageParser {
     const block: ReasoningBlock = { type: "reasoning", content: "", partial: true };
     this.blocks.push(block);
     this.reasoning = block;
-    this.until = new UntilClose(new ReasoningValue(block), closeTag);
+    this.until = new UntilClose(new ReasoningValue(block, this.onContent), closeTag);
     this.state = State.Reasoning;
   }
 

@@ -97,11 +97,15 @@ export class ParamValue extends TrimmedValue {
 
 /** The inside of `<thinking>…</thinking>`; bounded only by the message limit. */
 export class ReasoningValue extends TrimmedValue {
-  constructor(private readonly block: ReasoningBlock) {
+  constructor(
+    private readonly block: ReasoningBlock,
+    private readonly onContent: (block: ReasoningBlock, piece: string) => void,
+  ) {
     super();
   }
 
   protected write(text: string): void {
     this.block.content += text;
+    this.onContent(this.block, text);
   }
 }

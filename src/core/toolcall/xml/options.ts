@@ -1,3 +1,5 @@
+import type { ReasoningBlock, TextBlock } from "../types";
+
 export interface ParserLimits {
   /** Characters in the whole message. */
   maxMessageChars: number;
@@ -12,6 +14,12 @@ export interface ParserOptions extends Partial<ParserLimits> {
    * value they are always content; a tool named like one of them wins over it.
    */
   reasoningTags?: boolean;
+  /**
+   * Each piece added to a text or reasoning block after the block first appeared, in order. A view
+   * passes the piece on as it is: slicing the new part off the growing content instead copies the
+   * whole content every time (V8 flattens a concatenated string to slice it), which is quadratic.
+   */
+  onContent?(block: TextBlock | ReasoningBlock, piece: string): void;
 }
 
 export const DEFAULT_PARSER_LIMITS: ParserLimits = { maxMessageChars: 1_000_000, maxParamChars: 100_000 };
