@@ -52,3 +52,43 @@ describe("layering: the core never imports vscode", () => {
     ).rejects.toThrow(/Could not resolve "vscode"/);
   });
 });
+
+/** The module paths a file imports: static, dynamic, require and re-exports. */
+export function importedPaths(source: string): string[] {
+  const found = source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"']+)["']/g);
+  return [...found].map((m) => m[1]!);
+}
+
+/** Where a relative import lands, relative to the repository root ("src/core/x"). */
+function landing(file: string, specifier: string): string {
+  return specifier.startsWith(".") ? relative(root, join(file, "..", specifier)).split("\\").join("/") : specifier;
+}
+
+describe("layering: shared and the webview import only shared", () => {
+  const breaches = (dirs: string[], allowed: (target: string) => boolean) =>
+    dirs
+      .flatMap(sourceFiles)
+      .flatMap((file) => importedPaths(readFileSync(file, "utf8")).map((spec) => ({ file: relative(root, file), target: landing(file, spec) })))
+      .filter(({ target }) => !allowed(target));
+  const notCoreOrHost = (target: string) => !/^src\/(core|hosts)(\/|$)/.test(target) && target !== "vscode";
+
+  it("reads every form of import", () => {
+    const source = 'import a from "../core/a";\nimport "./side";\nexport { b } from "../../hosts/b";\nconst c = require("./c");\nconst d = await import("./d");\nimport type { E } from "./e";';
+    expect(importedPaths(source)).toEqual(["../core/a", "./side", "../../hosts/b", "./c", "./d", "./e"]);
+  });
+
+  it("finds no import of src/core, src/hosts or vscode under src/shared", () => {
+    expect(breaches([join(root, "src", "shared")], notCoreOrHost)).toEqual([]);
+  });
+
+  it("finds no import of src/core, src/hosts or vscode in the webview", () => {
+    expect(breaches([join(root, "webview-ui", "src")], notCoreOrHost)).toEqual([]);
+  });
+
+  it("would report a breach: a scratch file in src/shared that imports the core", () => {
+    const scratch = join(root, "src", "shared", "protocol", "scratch.ts");
+    expect(importedPaths('import { x } from "../../core/tools/registry";').map((spec) => landing(scratch, spec))).toEqual(["src/core/tools/registry"]);
+    expect(notCoreOrHost("src/core/tools/registry")).toBe(false);
+    expect(notCoreOrHost("src/shared/limits")).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { withinBounds, type LimitBounds } from "../tools/limits";
+import { withinBounds, type LimitBounds } from "../../shared/limits";
 
 /**
  * How much of one reply Kiln reads. A model (or a server) that goes wrong can stream without end;

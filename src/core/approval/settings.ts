@@ -1,3 +1,4 @@
+import { APPROVE_WORDS, type ApproveWord, isApproveWord } from "../../shared/approveWords";
 /**
  * The auto-approve settings (FEATURES §4): what runs without asking. Hosts build them from their own
  * configuration (VS Code settings, CLI flags); the policy reads them and nothing else.
@@ -73,29 +74,8 @@ export const NOTHING_AUTO_APPROVED: AutoApproveSettings = {
 export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = ["git status", "git diff", "git log", "ls", "cat", "pwd", "echo"];
 export const DEFAULT_DENIED_COMMANDS: readonly string[] = ["rm -rf", "git push --force", "sudo"];
 
-/**
- * The words hosts use for categories (the `kiln.autoApprove` setting, `--approve`). Tool groups
- * keep their names (read, edit, command…); the rest name the extra gates and task tools.
- */
-export const APPROVE_WORDS = [
-  "read",
-  "edit",
-  "command",
-  "browser",
-  "mcp",
-  "delete",
-  "read-outside",
-  "write-outside",
-  "write-protected",
-  "mode",
-  "subtask",
-  "todo",
-] as const;
-export type ApproveWord = (typeof APPROVE_WORDS)[number];
-
-export function isApproveWord(word: string): word is ApproveWord {
-  return (APPROVE_WORDS as readonly string[]).includes(word);
-}
+// The words live in shared: the settings panel offers the same ones.
+export { APPROVE_WORDS, type ApproveWord, isApproveWord } from "../../shared/approveWords";
 
 /** Settings from a list of category words; commands, limits and the switch come separately. */
 export function settingsFromWords(

@@ -1,30 +1,13 @@
 import { z } from "zod";
 import { ChatItemSchema } from "../../shared/protocol/chat";
+import { HistoryEntrySchema, type HistoryEntry } from "../../shared/historyEntry";
 
 /**
  * What task history keeps. Files written by another version of Kiln, another window or a crash
  * are read through these schemas, so a damaged file is reported instead of breaking the list.
  */
-export const HistoryEntrySchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
-  title: z.string().max(500),
-  /** The workspace folder the task ran in; the history view groups by it. */
-  workspace: z.string().max(4_096),
-  mode: z.string().max(100),
-  model: z.string().max(300),
-  protocol: z.enum(["xml", "native"]),
-  tokensIn: z.number().nonnegative(),
-  tokensOut: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative(),
-  cacheWrite: z.number().nonnegative(),
-  cost: z.number().nonnegative().optional(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  favorite: z.boolean(),
-  /** The task's last status (running, completed, stopped…); "running" after a crash means interrupted. */
-  status: z.string().max(50),
-});
-export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+// The entry lives in shared: the history view reads the same shape.
+export { HistoryEntrySchema, type HistoryEntry } from "../../shared/historyEntry";
 
 const ImageSchema = z.object({ mediaType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]), data: z.string() });
 const ContentSchema = z.discriminatedUnion("type", [

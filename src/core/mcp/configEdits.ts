@@ -1,6 +1,6 @@
 import { parseMcpConfig, type McpSource, type McpVars } from "./config";
 import { addProperty, appendElement, nodeAt, removeAt, replaceValue } from "./jsonText";
-import type { McpTransport } from "./types";
+import type { NewServer } from "../../shared/mcpView";
 
 /**
  * Edits of an MCP config file made from the MCP view, as text -> text. Each one changes only the
@@ -11,15 +11,7 @@ import type { McpTransport } from "./types";
 export type EditResult = { ok: true; text: string } | { ok: false; message: string; field?: string };
 export type ToolList = "alwaysAllow" | "disabledTools";
 
-/** A server from the "Add server" form: stdio with a command, or a URL. */
-export interface NewServer {
-  name: string;
-  transport: McpTransport;
-  command?: string;
-  args?: string[];
-  url?: string;
-  env?: Record<string, string>;
-}
+export type { NewServer } from "../../shared/mcpView";
 
 const EMPTY_FILE = '{\n  "mcpServers": {}\n}\n';
 const MAX_NAME = 64;

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { RULES_FOLDER } from "./ruleName";
+import { RULES_FOLDER } from "../../shared/ruleName";
 
 /**
  * Rule files: the user's standing instructions, added to the system prompt. Read with plain node fs

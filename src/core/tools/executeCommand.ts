@@ -1,7 +1,7 @@
 import type { CommandStatus } from "../ports/terminal";
 import { destructiveReason } from "./commandSafety";
 import { defineTool } from "./defineTool";
-import { OUTPUT_MAX_CHARS } from "./limits";
+import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { plural } from "../../shared/plural";
 import { p } from "./params";
 import { resolvePath } from "./paths";

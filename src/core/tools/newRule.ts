@@ -2,7 +2,7 @@ import { defineTool } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { p } from "./params";
 import { resolvePath } from "./paths";
-import { RULES_FOLDER, ruleFileName } from "../rules/ruleName";
+import { RULES_FOLDER, ruleFileName } from "../../shared/ruleName";
 
 // The name rules live with the rule loader; re-exported for the tool's callers and tests.
 export { RULES_FOLDER, ruleFileName };

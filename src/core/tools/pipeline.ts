@@ -2,7 +2,7 @@ import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/appr
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
 import type { AnyTool, ApprovalCategory, ApprovalInfo, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
-import { TOOL_RESULT_MAX_CHARS } from "./limits";
+import { TOOL_RESULT_MAX_CHARS } from "../../shared/limits";
 import { redactToolResult } from "../llm/redact";
 import { closeCutBlocks } from "../prompts/untrusted";
 import { coerceArgs } from "./params";

@@ -1,6 +1,6 @@
 import { defineTool } from "./defineTool";
 import { describeState, formatOutput } from "./executeCommand";
-import { OUTPUT_MAX_CHARS } from "./limits";
+import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { p } from "./params";
 
 const MAX_WAIT_S = 600;

@@ -2,7 +2,7 @@ import { fingerprint } from "../files/guardedWrite";
 import { z } from "zod";
 import { defineTool, type ImageData, type ToolContext } from "./defineTool";
 import { classify, extractDocxText, extractPdfText, formatSize, imageTypeByExtension, MAX_IMAGE_BYTES } from "./fileFormats";
-import { READ_FILE_MAX_LINES } from "./limits";
+import { READ_FILE_MAX_LINES } from "../../shared/limits";
 import { p } from "./params";
 import { resolvePath } from "./paths";
 import { asArray, parseStructured } from "./structured";

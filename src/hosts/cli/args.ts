@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
-import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../core/tools/limits";
+import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../shared/limits";
 import { MAX_TOOL_CALLS, REPLY_MAX_CHARS, TOOL_ARG_MAX_CHARS, type ReplyLimits } from "../../core/agent/replyLimits";
 import { FIRST_REPLY_TIMEOUT_SECONDS, IDLE_TIMEOUT_SECONDS } from "../../core/llm/requestWatch";
 import { applyContextFlag, CONTEXT_USAGE, defaultContextArgs, isContextFlag, type ContextArgs } from "./contextArgs";

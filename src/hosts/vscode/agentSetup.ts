@@ -6,7 +6,7 @@ import { BUILTIN_MODES, findMode, type Mode } from "../../core/modes/modes";
 import { loadModes } from "../../core/modes/customModes";
 import type { Logger } from "../../core/ports";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
-import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../core/tools/limits";
+import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../shared/limits";
 import { createDefaultRegistry } from "../../core/tools/registry";
 import type { Approvals } from "../../core/ports/approvals";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";

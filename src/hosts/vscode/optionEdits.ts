@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds } from "../../core/tools/limits";
+import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds } from "../../shared/limits";
 import { MAX_REQUESTS_LIMIT, MAX_RETRIES, OPTION_DEFAULTS, OPTION_SETTING, OptionChangesSchema, type OptionField, type OptionsView } from "../../shared/protocol/settings";
 import { targetOf } from "./approveEdits";
 

@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import type { Logger } from "../../core/ports";
 import { discoverRules, type RulesLocation } from "../../core/rules/loadRules";
 import { createRulesSource } from "../../core/rules/rulesPrompt";
-import { RULES_FOLDER, ruleFileName } from "../../core/rules/ruleName";
+import { RULES_FOLDER, ruleFileName } from "../../shared/ruleName";
 import type { RulesView } from "../../shared/protocol/settings";
 import { targetOf } from "./approveEdits";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { HistoryEntry } from "../../core/history/types";
+import type { HistoryEntry } from "../historyEntry";
 
 /** The history view's messages, part of the chat page's protocol (messages.ts joins them in). */
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { McpServerView } from "../../core/mcp/types";
+import type { McpServerView } from "../mcpView";
 
 /**
  * The MCP view's messages, part of the chat page's protocol (messages.ts joins them in). The page

@@ -1,4 +1,4 @@
-import type { NewServer } from "../../core/mcp/configEdits";
+import type { NewServer } from "../mcpView";
 import type { McpServerForm } from "./mcp";
 
 // Apart from mcp.ts so the page can use it without bundling zod.

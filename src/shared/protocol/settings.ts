@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { APPROVE_WORDS, type ApproveWord } from "../../core/approval/settings";
-import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../../core/tools/limits";
+import { APPROVE_WORDS, type ApproveWord } from "../approveWords";
+import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
 import { parseMessage, type ParsedMessage } from "./parse";
 
 /**

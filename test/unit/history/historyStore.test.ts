@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HistoryStore } from "../../../src/core/history/HistoryStore";
-import { groupHistory } from "../../../src/core/history/listing";
+import { groupHistory } from "../../../src/shared/historyListing";
 import { taskToMarkdown } from "../../../src/core/history/markdown";
 import type { HistoryEntry, SavedTask } from "../../../src/core/history/types";
 

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { HistoryEntry } from "../../../src/core/history/types";
+import type { HistoryEntry } from "../../../src/shared/historyEntry";
 import type { HistoryViewState } from "../../../src/shared/protocol/history";
 import { el } from "./dom";
 import { posted } from "./host";

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { McpServerView } from "../../../src/core/mcp/types";
+import type { McpServerView } from "../../../src/shared/mcpView";
 import type { McpViewState } from "../../../src/shared/protocol/mcp";
 import { el } from "./dom";
 import { posted } from "./host";

@@ -1,6 +1,6 @@
 import { useMemo, useState, useSyncExternalStore } from "react";
-import type { HistoryEntry } from "../../../src/core/history/types";
-import { groupHistory } from "../../../src/core/history/listing";
+import type { HistoryEntry } from "../../../src/shared/historyEntry";
+import { groupHistory } from "../../../src/shared/historyListing";
 import { send } from "../vscodeApi";
 import type { HistoryStore } from "./historyStore";
 import "./history.css";

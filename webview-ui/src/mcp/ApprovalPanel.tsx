@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { McpBlocked, McpShownValue } from "../../../src/core/mcp/types";
+import type { McpBlocked, McpShownValue } from "../../../src/shared/mcpView";
 import { commandLine } from "../../../src/shared/commandLine";
 import type { McpToHost } from "../../../src/shared/protocol/mcp";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { McpServerView, McpToolInfo } from "../../../src/core/mcp/types";
+import type { McpServerView, McpToolInfo } from "../../../src/shared/mcpView";
 import type { McpToHost } from "../../../src/shared/protocol/mcp";
 import { ConfirmBar } from "../settings/ConfirmBar";
 import { requestId } from "../settings/api";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { RULES_FOLDER, ruleFileName } from "../../../src/core/rules/ruleName";
+import { RULES_FOLDER, ruleFileName } from "../../../src/shared/ruleName";
 import type { RuleView, RulesView } from "../../../src/shared/protocol/settings";
 import { requestId, send } from "./api";
 import type { Result } from "./model";

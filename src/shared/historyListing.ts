@@ -1,4 +1,4 @@
-import type { HistoryEntry } from "./types";
+import type { HistoryEntry } from "./historyEntry";
 
 export interface HistoryGroup {
   workspace: string;

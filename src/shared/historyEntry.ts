@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+/** One task in the history list, as the index keeps it and the history view shows it. */
+export const HistoryEntrySchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
+  title: z.string().max(500),
+  /** The workspace folder the task ran in; the history view groups by it. */
+  workspace: z.string().max(4_096),
+  mode: z.string().max(100),
+  model: z.string().max(300),
+  protocol: z.enum(["xml", "native"]),
+  tokensIn: z.number().nonnegative(),
+  tokensOut: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative(),
+  cost: z.number().nonnegative().optional(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  favorite: z.boolean(),
+  /** The task's last status (running, completed, stopped…); "running" after a crash means interrupted. */
+  status: z.string().max(50),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
