@@ -1,5 +1,5 @@
 // Runs every suite and ends with one line: `N passed, N failed` (all suites summed).
-// Steps: tools (code-server + chromium, cached), typecheck, build + package, unit/integration
+// Steps: tools (code-server + chromium, cached), typecheck, lint, build + package, unit/integration
 // (vitest), VS Code extension host (code-server), e2e (Chromium drives code-server with the vsix).
 // `npm test -- unit e2e` runs only the named suites (the steps before them always run).
 import { spawnSync } from "node:child_process";
@@ -68,6 +68,8 @@ function finish() {
 
 prerequisite("tools", "bash", [join(root, "scripts", "setup-tools.sh")]);
 prerequisite("typecheck", "npm", ["run", "--silent", "typecheck"]);
+// The layer zones of docs/architecture.md and the floating-promise rule: a breach fails CI.
+prerequisite("lint", "npm", ["run", "--silent", "lint"]);
 prerequisite("package", "npm", ["run", "--silent", "package"]);
 // After packaging (a production build): development bundles with source maps, plus the test bundles.
 prerequisite("test build", process.execPath, [join(root, "esbuild.mjs"), "--tests"]);

@@ -29,9 +29,6 @@ afterAll(async () => {
 
 const shot = (name: string) => page.screenshot({ path: join(resultsDir, `e2e-editor-${name}.png`) });
 
-/** What the model was sent in its latest request, as text. */
-const lastRequest = () => JSON.stringify(server.requests.at(-1)?.body.messages ?? []);
-
 /** Opens a workspace file in the editor with Quick Open, as a user would. */
 async function quickOpen(name: string): Promise<void> {
   await page.keyboard.down("Control");

@@ -40,7 +40,12 @@ describe("task history in code-server, driven by Chromium", () => {
 
     await frame.click('[data-testid="history-entry"] .history-title');
     // The list opens at its end, with the completion; the header carries the task's first message.
-    await frame.waitForFunction(() => document.querySelector('[data-testid="message-completion"]')?.textContent?.includes("The joke was told."), { timeout: 30_000 });
+    await frame
+      .waitForFunction(() => document.querySelector('[data-testid="message-completion"]')?.textContent?.includes("The joke was told."), { timeout: 30_000 })
+      .catch(async (err: unknown) => {
+        await workbench.page.screenshot({ path: join(resultsDir, "e2e-history-failed.png") });
+        throw new Error(`${String(err)}; the view shows: ${await frame.evaluate(() => document.body.innerText)}`);
+      });
     expect(await frame.$eval('[data-testid="task-title"]', (e) => (e as HTMLElement).innerText)).toContain("Tell me a joke worth keeping");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deleteProfile, pinMode, saveProfile, type RawSettings } from "../../src/hosts/vscode/profileEdits";
+import { deleteProfile, pinMode, saveProfile, type RawSettings } from "../../src/hosts/vscode/settings/profileEdits";
 import {
   buildState,
   chooseProfile,
@@ -10,7 +10,7 @@ import {
   secretNameOf,
   validateProfile,
   type LegacySettings,
-} from "../../src/hosts/vscode/profiles";
+} from "../../src/hosts/vscode/settings/profiles";
 
 const LEGACY: LegacySettings = { kind: "openai-compatible", baseUrl: "http://localhost:1/v1", model: "fake-model", protocol: "xml", modelInfo: {} };
 const local = { id: "local-1", name: "Local", kind: "openai-compatible", baseUrl: "http://localhost:11434/v1", model: "qwen3", protocol: "native" };

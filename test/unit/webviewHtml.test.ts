@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildWebviewHtml, makeNonce } from "../../src/hosts/vscode/webviewHtml";
+import { buildWebviewHtml, makeNonce } from "../../src/hosts/vscode/chat/webviewHtml";
 
 const cspSource = "https://file+.vscode-resource.vscode-cdn.net";
 

@@ -25,6 +25,7 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
   const count = state.items.length;
   const row = useCallback(
     (index: number) => <Row item={state.items[index]!} busy={state.busy} last={index === count - 1} />,
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the log grows in place; its version says a row changed
     [state.items, state.version, state.busy, count],
   );
 

@@ -1,6 +1,5 @@
-import { APPROVE_WORDS, type ApproveWord, isApproveWord } from "../../shared/approveWords";
 /**
- * The auto-approve settings (FEATURES §4): what runs without asking. Hosts build them from their own
+ * The auto-approve settings: what runs without asking. Hosts build them from their own
  * configuration (VS Code settings, CLI flags); the policy reads them and nothing else.
  */
 

@@ -105,7 +105,6 @@ const ESCAPE = String.raw`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][\s\S]*?(?:\x07|\x1b\\)|
 const ANSI = new RegExp(ESCAPE, "g");
 const WHOLE_ESCAPE = new RegExp(`^(?:${ESCAPE})`);
 // Other control characters (BEL, backspace, …) but not tab and newline.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g;
 
 function clean(text: string): string {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
 import * as vscode from "vscode";
 import type { EncodingHint, EntryType, FileStat, FileSystem } from "../../core/ports/fileSystem";
-import { openDocument } from "./diffReview";
+import { openDocument } from "./review/diffReview";
 
 function typeOf(type: vscode.FileType): EntryType {
   // Symbolic links come as a bit flag on top of what they point to.

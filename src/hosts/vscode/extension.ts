@@ -4,36 +4,36 @@ import { createProvider } from "../../core/llm/createProvider";
 import { registerSecretEnvironment } from "../../core/llm/redact";
 import { DEFAULT_MODELS, apiKeySecretName, type ProviderKind } from "../../core/llm/types";
 import { resolveModelInfo } from "../../core/llm/models";
-import { ChatSession, type ChatSessionDeps } from "./ChatSession";
-import { CHAT_VIEW_ID, ChatViewProvider } from "./ChatViewProvider";
-import { setApiKey } from "./commands";
+import { ChatSession, type ChatSessionDeps } from "./chat/ChatSession";
+import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/ChatViewProvider";
+import { setApiKey } from "./settings/apiKey";
 import { OutputLogger } from "./logger";
-import { readProviderSettings, resolveProviderConfig } from "./providerConfig";
-import { setUpWebview } from "./webviewSetup";
-import { loadWorkspaceModes, toolboxFactory } from "./agentSetup";
-import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./proposalDocuments";
-import { TaskReview } from "./taskReview";
-import { McpSetup } from "./mcpSetup";
-import { GlobalStateMcpTrust } from "./mcpTrust";
-import { ChatHistory } from "./chatHistory";
+import { readProviderSettings, resolveProviderConfig } from "./settings/providerConfig";
+import { setUpWebview } from "./chat/webviewSetup";
+import { loadWorkspaceModes, toolboxFactory } from "./chat/agentSetup";
+import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./review/proposalDocuments";
+import { TaskReview } from "./review/taskReview";
+import { McpSetup } from "./mcp/mcpSetup";
+import { GlobalStateMcpTrust } from "./mcp/mcpTrust";
+import { ChatHistory } from "./history/chatHistory";
 import { HistoryStore } from "../../core/history/HistoryStore";
-import { routeMcpRequests } from "./chatMcpRequests";
-import { McpController } from "./mcpController";
-import { HunkReview } from "./hunkReview";
+import { routeMcpRequests } from "./chat/chatMcpRequests";
+import { McpController } from "./mcp/mcpController";
+import { HunkReview } from "./review/hunkReview";
 import { VsCodeFileSystem } from "./VsCodeFileSystem";
-import { watchModeFiles } from "./modeEdits";
-import { registerAutoApproveToggle } from "./autoApprove";
-import { registerEditorActions } from "./editorActions";
-import { registerCodeActions } from "./codeActions";
-import { registerTerminalActions } from "./terminalActions";
-import { ProfileStore } from "./profileStore";
-import { findProfile, secretNameOf } from "./profiles";
-import { SettingsController } from "./settingsController";
-import { SettingsPanel } from "./settingsPanel";
-import { ChatInputs } from "./chatInputs";
-import { formatProblems } from "./problems";
-import { LastTerminalOutput } from "./terminalOutput";
-import { registerCheckpointDiffs, WorkspaceCheckpoints } from "./checkpointActions";
+import { watchModeFiles } from "./settings/modeEdits";
+import { registerAutoApproveToggle } from "./settings/autoApproveSettings";
+import { registerEditorActions } from "./actions/editorActions";
+import { registerCodeActions } from "./actions/codeActions";
+import { registerTerminalActions } from "./actions/terminalActions";
+import { ProfileStore } from "./settings/profileStore";
+import { findProfile, secretNameOf } from "./settings/profiles";
+import { SettingsController } from "./settings/settingsController";
+import { SettingsPanel } from "./settings/settingsPanel";
+import { ChatInputs } from "./chat/chatInputs";
+import { formatProblems } from "./actions/problems";
+import { LastTerminalOutput } from "./terminal/terminalOutput";
+import { registerCheckpointDiffs, WorkspaceCheckpoints } from "./history/checkpointActions";
 
 /** What the extension exports outside production mode, for the tests running in the real host. */
 export interface KilnTestApi {
@@ -81,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
 
   const history = new ChatHistory(new HistoryStore(vscode.Uri.joinPath(context.globalStorageUri, "tasks").fsPath), logger);
   context.subscriptions.push(history);
+  beforeExit = () => history.flushAll();
 
   const review = { originals: new OriginalDocuments(), proposals: new ProposalFileSystem(), hunks: new HunkReview() };
   context.subscriptions.push(
@@ -188,6 +189,10 @@ function openInTab(context: vscode.ExtensionContext, deps: ChatSessionDeps): voi
   });
 }
 
-export function deactivate(): void {
-  // Everything is in context.subscriptions; VS Code disposes it.
+/** What must finish before the extension host goes (a reload, the window closing). */
+let beforeExit: () => Promise<void> = async () => {};
+
+/** VS Code waits for this before it disposes context.subscriptions. */
+export function deactivate(): Promise<void> {
+  return beforeExit();
 }

@@ -11,7 +11,6 @@ import {
 import { browserCall, commandCall, decideFresh, deleteCall, editCall, inside, mcpCall, outside, readCall, taskToolCall } from "./builders";
 
 // Read by the shell grammar once, before the tables that use them.
-const NPM_TEST = await commandCall("npm test");
 const LS = await commandCall("ls");
 
 describe("NOTHING_AUTO_APPROVED", () => {

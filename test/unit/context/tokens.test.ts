@@ -22,7 +22,7 @@ function ordinaryText(): string {
   for (let i = 0; i < 400; i++) {
     parts.push(
       `/**\n * Step ${i}: reads the input, then writes it back.\n */\n//\texplained below\n`,
-      `export function step${i}(input: string): string {\n    const value = compute(input, ${i}); // see *\/\n\n\n    return value.trim();\n}\n`,
+      `export function step${i}(input: string): string {\n    const value = compute(input, ${i}); // see */\n\n\n    return value.trim();\n}\n`,
       `The model's reply, number ${i}, says: "it's done" — and it isn't (yet).  Two spaces; tabs\there.\r\n`,
       `漢字のテキストは空白なしで続きます。第${i}段落。😀👍🏽 emoji between words\n  \n`,
     );

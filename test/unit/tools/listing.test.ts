@@ -6,7 +6,6 @@ import { findMode } from "../../../src/core/modes/modes";
 import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
-import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import { WorkspaceIgnore, type IgnoreRules } from "../../../src/core/workspace/ignore";
 
 let cwd: string;

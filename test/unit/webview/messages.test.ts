@@ -103,7 +103,9 @@ describe("the waiting line", () => {
     vi.useFakeTimers();
     render(h(Thinking));
     expect(el(screen.getByTestId("waiting")).textContent).toBe("Thinking…");
-    act(() => vi.advanceTimersByTime(3000));
+    act(() => {
+      vi.advanceTimersByTime(3000);
+    });
     expect(el(screen.getByTestId("waiting")).textContent).toBe("Thinking… 3 s");
   });
 
@@ -125,7 +127,9 @@ describe("the waiting line", () => {
     const store = new ChatStore((fn: () => void) => fn());
     render(h(App, { store }));
     act(() => store.apply({ type: "chat/snapshot", items: [{ id: "u1", role: "user", text: "hi" }], busy: true, provider: { kind: "openai", model: "gpt" } }));
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(el(screen.getByTestId("waiting")).textContent).toBe("Thinking… 2 s");
     act(() => store.apply({ type: "chat/appended", item: { id: "a1", role: "assistant", text: "Hel", partial: true } }));
     expect(screen.queryByTestId("waiting")).toBeNull();

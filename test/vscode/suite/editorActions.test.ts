@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { ChatSession } from "../../../src/hosts/vscode/ChatSession";
+import type { ChatSession } from "../../../src/hosts/vscode/chat/ChatSession";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import { FakeModelServer, type RecordedRequest } from "../../fixtures/fakeModelServer";
 import { COMPLETE, configure, kiln, setKiln, waitFor } from "./helpers";

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
-import type { ChatSession } from "../../../src/hosts/vscode/ChatSession";
+import type { ChatSession } from "../../../src/hosts/vscode/chat/ChatSession";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import type { ProviderKind } from "../../../src/core/llm/types";
 import type { ChatItem } from "../../../src/shared/protocol/chat";

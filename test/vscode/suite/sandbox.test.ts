@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSyn
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { BWRAP_ENV, BwrapSandbox, sandboxSupport } from "../../../src/core/sandbox";
-import { createVsCodeTerminal, TERMINAL_NAME, VsCodeLauncher } from "../../../src/hosts/vscode/vscodeTerminal";
+import { createVsCodeTerminal, TERMINAL_NAME, VsCodeLauncher } from "../../../src/hosts/vscode/terminal/vscodeTerminal";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { configure, kiln, setKiln, startTurn, toolCards, xmlCall } from "./helpers";
 

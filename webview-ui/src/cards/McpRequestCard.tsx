@@ -5,7 +5,6 @@ import { Collapsible } from "./Collapsible";
 import "./mcpRequest.css";
 
 type SamplingRequest = Extract<McpRequestItem["request"], { kind: "sampling" }>;
-type ElicitationRequest = Extract<McpRequestItem["request"], { kind: "elicitation" }>;
 /** What a field's control holds: text and numbers as typed, choices as picked. */
 type RawValue = string | boolean | string[];
 

@@ -161,7 +161,7 @@ export class AssistantMessageParser {
 
   private scanText(input: string, start: number): number {
     const tags = this.textTags;
-    let i = start;
+    const i = start;
     if (this.tagBuffer.length > 0) {
       // A possible tag cut by the last chunk boundary: decide it with the characters that follow.
       const held = this.tagBuffer;

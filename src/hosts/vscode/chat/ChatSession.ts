@@ -1,0 +1,398 @@
+import * as vscode from "vscode";
+import type { RetryPolicy } from "../../../core/agent/retry";
+import type { ReplyLimits } from "../../../core/agent/replyLimits";
+import { Task } from "../../../core/agent/Task";
+import type { Toolbox } from "../../../core/agent/toolbox";
+import type { Approvals } from "../../../core/ports/approvals";
+import { ChatApprovals } from "./chatApprovals";
+import { ChatMcpRequests } from "./chatMcpRequests";
+import { toHostMessage } from "../../../core/agent/hostMessages";
+import type { Provider } from "../../../core/llm/types";
+import type { Logger } from "../../../core/ports";
+import { DisposableStore, Emitter } from "../../../shared/disposable";
+import { parseWebviewMessage, type AttachedImage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../../shared/protocol/messages";
+import type { ProfileStore } from "../settings/profileStore";
+import { SessionChoices } from "./sessionChoices";
+import { InputQueue } from "../../../core/agent/inputQueue";
+import type { Mode } from "../../../core/modes/modes";
+import type { TaskChanges } from "../../../core/edit/taskChanges";
+import type { ChatInputs } from "./chatInputs";
+import type { McpController, McpViewLink } from "../mcp/mcpController";
+import type { ChatHistory } from "../history/chatHistory";
+import { openChatLink, runInOwnTerminal } from "./chatLinks";
+import { identityFor, type TaskIdentity } from "../../../core/agent/taskRecord";
+import type { SavedTask } from "../../../core/history/types";
+import type { HistoryToHost } from "../../../shared/protocol/history";
+import { isMcpMessage } from "../../../shared/protocol/mcp";
+import { BUDGET_SETTING, contextOptions } from "../settings/contextSettings";
+import { runCheckpointAction } from "../history/checkpointActions";
+
+/** A message sent while the task was busy. */
+interface Queued {
+  text: string;
+  images: AttachedImage[];
+}
+
+export interface ChatSessionDeps {
+  logger: Logger;
+  /** Slash commands, @ mentions and the input's pickers; without it messages go to the task as typed. */
+  inputs?: ChatInputs;
+  getProvider(): Promise<Provider>;
+  providerSummary(): ProviderSummary;
+  retryPolicy(): RetryPolicy;
+  /** kiln.reply.* as set (the core checks them): how much of one reply is read. */
+  replyLimits?(): Partial<Record<keyof ReplyLimits, unknown>>;
+  modelOverrides(): unknown;
+  /** Tools for a new task; undefined makes it a plain chat (no folder open). mcpCaller tags its MCP calls (withCaller). */
+  createToolbox?(approvals: Approvals, mcpCaller?: unknown): Toolbox | undefined;
+  /**
+   * Provider profiles: with them, requests use the profile chosen for the task's mode (picker, pin,
+   * active profile) instead of getProvider/modelOverrides/providerSummary.
+   */
+  profiles?: ProfileStore;
+  /** The mode files: a change reaches the running task (its picker, prompt and checks) at once. */
+  modeFiles?: { load(): readonly Mode[] | undefined; watch(onChange: () => void): vscode.Disposable };
+  /** Task history: tasks are saved as they run, and the history view reopens them. */
+  history?: ChatHistory;
+  /** The MCP view's host side; without it the page's mcp/* messages are dropped. */
+  mcp?: McpController;
+}
+
+/**
+ * One chat (sidebar or editor tab) and its current Task. Outlives the webview: a hidden sidebar may
+ * drop its webview, and the new one gets a snapshot when it says `view/ready`.
+ */
+export class ChatSession implements vscode.Disposable {
+  private task: Task;
+  private readonly approvals: ChatApprovals;
+  /** MCP servers' sampling and elicitation requests made while this chat's tools call them. */
+  readonly mcpRequests: ChatMcpRequests;
+  private webview: vscode.Webview | undefined;
+  private readonly webviewListeners = new DisposableStore();
+  private readonly taskListeners = new DisposableStore();
+  private readonly posted = new Emitter<HostToWebview>();
+  /** Every message sent to the webview, for the in-host tests. */
+  readonly onDidPost = this.posted.event;
+  /** The chat's mode and profile pickers; undefined without profiles (then the deps decide). */
+  private readonly choices: SessionChoices | undefined;
+  private readonly sessionListeners = new DisposableStore();
+  private readonly queue = new InputQueue<Queued>();
+  /** The current task's tools (modes included), for mode-file changes. */
+  private toolbox: Toolbox | undefined;
+
+  /** Files the current task changed, for the end-of-task review. */
+  get taskChanges(): TaskChanges | undefined {
+    return this.toolbox?.changes;
+  }
+  /** Whether the attached page said view/ready: before that, a posted message is lost. */
+  private ready = false;
+  /** Input requests (add to context, focus) made while the page was loading, posted once it is ready. */
+  private readonly pendingInput: HostToWebview[] = [];
+  private readonly mcpView: McpViewLink | undefined;
+  private readonly historyView: ReturnType<ChatHistory["connect"]> | undefined;
+  /** The current task's place in history. */
+  private identity: TaskIdentity | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly deps: ChatSessionDeps,
+  ) {
+    this.approvals = new ChatApprovals(deps.logger);
+    this.mcpRequests = new ChatMcpRequests({ logger: deps.logger, task: () => this.task, provider: () => this.provider() });
+    if (deps.profiles) {
+      this.choices = new SessionChoices(deps.profiles, deps.logger);
+      // A profile added, renamed or made active elsewhere shows in the picker at once.
+      this.sessionListeners.add(deps.profiles.onDidChange(() => this.postPickers()));
+    }
+    if (deps.modeFiles) this.sessionListeners.add(deps.modeFiles.watch(() => this.reloadModes()));
+    this.mcpView = deps.mcp?.connect((message) => this.post(message));
+    this.historyView = deps.history?.connect({ openSaved: (saved) => this.newTask(saved), currentTaskId: () => this.identity?.id }, (message) => this.post(message));
+    this.task = this.createTask();
+  }
+
+  /**
+   * A mode file changed: the task's modes are read again. Its current mode takes the new definition;
+   * a mode that is gone stays in force until the task switches away from it.
+   */
+  reloadModes(): void {
+    const toolbox = this.toolbox;
+    const modes = this.deps.modeFiles?.load();
+    if (!toolbox || !modes) return;
+    const current = modes.find((m) => m.slug === toolbox.mode.slug);
+    toolbox.modes = current ? modes : [...modes, toolbox.mode];
+    if (current) toolbox.mode = current;
+    this.postPickers();
+  }
+
+  /** Mode picker and the cycle-mode keybinding: the current task goes on in this mode. */
+  pickMode(slug: string): boolean {
+    if (!this.choices) return this.task.setMode(slug);
+    return this.choices.pickMode(this.task, slug);
+  }
+
+  /** Switches to the next mode; returns its slug, or undefined when the chat has no modes. */
+  cycleMode(): string | undefined {
+    return this.choices?.cycleMode(this.task);
+  }
+
+  attach(webview: vscode.Webview): vscode.Disposable {
+    this.webviewListeners.clear();
+    this.webview = webview;
+    this.ready = false;
+    this.webviewListeners.add(webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
+    return { dispose: () => this.detach(webview) };
+  }
+
+  /** Entry point for everything the webview sends; nothing else reaches the task. */
+  receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.deps.logger.warn(`${this.name}: dropped ${parsed.reason}`);
+      return;
+    }
+    void this.dispatch(parsed.message).catch((err: unknown) => {
+      this.deps.logger.error(`${this.name}: ${parsed.message.type} failed: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  /** Editor and terminal actions (Explain, Fix…): a new task that starts with this message. */
+  startTask(text: string): void {
+    this.newTask();
+    this.task.send(text).catch((err: unknown) => this.deps.logger.error(`${this.name}: starting a task failed: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /** Add to Context: the text goes into the chat input, unsent, for the user to add their words. */
+  addToInput(text: string): void {
+    this.postInput({ type: "chat/addToInput", text });
+  }
+
+  /** Kiln: MCP Servers: the page switches to its MCP view (once loaded, if it is loading). */
+  showMcp(): void {
+    this.postInput({ type: "mcp/show" });
+  }
+
+  focusInput(): void {
+    this.postInput({ type: "chat/focusInput" });
+  }
+
+  /** Kiln: Task History: the page switches to its history view. */
+  showHistory(): void {
+    this.postInput({ type: "history/show" });
+  }
+
+  /** A new, empty task; or, with `saved`, a task from history to look at and resume. */
+  newTask(saved?: SavedTask): void {
+    this.queue.clear();
+    this.approvals.rejectAll();
+    this.mcpRequests.declineAll();
+    this.task.dispose();
+    this.taskListeners.clear();
+    this.task = this.createTask(saved);
+    this.postSnapshot();
+  }
+
+  dispose(): void {
+    this.sessionListeners.dispose();
+    this.approvals.rejectAll();
+    this.mcpRequests.dispose();
+    this.task.dispose();
+    this.taskListeners.dispose();
+    this.webviewListeners.dispose();
+    this.mcpView?.dispose();
+    this.historyView?.dispose();
+    this.posted.dispose();
+  }
+
+  private async dispatch(message: WebviewToHost): Promise<void> {
+    if (isMcpMessage(message)) return this.mcpView?.receive(message);
+    if (message.type.startsWith("history/")) return this.historyView?.receive(message as HistoryToHost);
+    switch (message.type) {
+      case "view/ready":
+        this.ready = true;
+        this.postSnapshot();
+        for (const waiting of this.pendingInput.splice(0)) this.post(waiting);
+        return;
+      case "chat/send":
+        if (!this.task.acceptsInput) {
+          if (!this.queue.add({ text: message.text, images: message.images ?? [] })) void vscode.window.showWarningMessage("Kiln: too many queued messages; wait for the task, or remove some.");
+          this.postQueue();
+          return;
+        }
+        await this.sendToTask(message.text, message.images);
+        return;
+      case "chat/unqueue": {
+        if (message.send && !this.task.acceptsInput) return;
+        const queued = this.queue.take(message.index);
+        this.postQueue();
+        if (queued !== undefined && message.send) await this.sendToTask(queued.text, queued.images);
+        return;
+      }
+      case "chat/retry":
+        await this.task.retry();
+        return;
+      case "chat/reviewChanges":
+        await vscode.commands.executeCommand("kiln.reviewTaskChanges");
+        return;
+      case "chat/resume":
+        // A queue paused by the Stop stays paused: the user sends or removes those themselves.
+        await this.task.resume();
+        return;
+      case "chat/condense":
+        await this.task.condenseNow();
+        return;
+      case "chat/raiseBudget":
+        // The user raises it there; settings are read per request, so Resume then goes on.
+        await vscode.commands.executeCommand("workbench.action.openSettings", BUDGET_SETTING[message.limit]);
+        return;
+      case "chat/cancel":
+        this.queue.pause();
+        this.postQueue();
+        this.approvals.rejectAll();
+        this.mcpRequests.declineAll();
+        this.task.cancel();
+        return;
+      case "chat/approval":
+        this.approvals.answer(message.id, message.approved ? { approved: true } : { approved: false, feedback: message.feedback });
+        return;
+      case "chat/mcpAnswer":
+        this.mcpRequests.answer(message.id, message.answer);
+        return;
+      case "chat/checkpoint":
+        return runCheckpointAction(message, { task: this.task, checkpoints: this.toolbox?.checkpoints, stop: () => this.dispatch({ type: "chat/cancel" }) }, this.deps.logger);
+      case "chat/newTask":
+        this.newTask();
+        return;
+      case "chat/setMode":
+        this.pickMode(message.slug);
+        return;
+      case "chat/setProfile":
+        if (await this.choices?.pickProfile(message.name)) this.postPickers();
+        return;
+      case "mentions/search":
+        this.post({ type: "mentions/results", id: message.id, items: (await this.deps.inputs?.searchFiles(message.query)) ?? [] });
+        return;
+      case "commands/list":
+        this.post({ type: "commands/list", commands: (await this.deps.inputs?.commands()) ?? [] });
+        return;
+      case "chat/openLink":
+        return openChatLink(message.url, this.deps.logger, this.name);
+      case "chat/runCommand":
+        return runInOwnTerminal(message.command);
+    }
+  }
+
+  /**
+   * A message on its way to the task: a slash command runs (a new task, a mode switch), and the
+   * model gets the mentions' content while the chat shows the message as typed.
+   */
+  private async sendToTask(text: string, images?: AttachedImage[]): Promise<void> {
+    const prepared = await this.deps.inputs?.prepare(text);
+    if (!prepared) return this.task.send(text, images);
+    if (prepared.newTask) {
+      this.newTask();
+      if (prepared.text === "" && !images?.length) return;
+      return this.sendToTask(prepared.text, images);
+    }
+    if (prepared.mode && !this.pickMode(prepared.mode)) this.deps.logger.warn(`${this.name}: the workflow's mode "${prepared.mode}" does not exist; staying in the current mode`);
+    return this.task.send(text, images, prepared.forModel === text ? undefined : prepared.forModel);
+  }
+
+  private createTask(saved?: SavedTask): Task {
+    const choices = this.choices;
+    const toolbox = this.deps.createToolbox?.(this.approvals, this.mcpRequests);
+    this.toolbox = toolbox;
+    const prepared = choices ? choices.prepare(toolbox) : toolbox;
+    // A reopened task goes on in the mode it was in.
+    const mode = saved && prepared?.modes.find((m) => m.slug === saved.entry.mode);
+    if (mode) prepared!.mode = mode;
+    this.identity = identityFor(saved, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "");
+    const task = new Task({
+      identity: this.identity,
+      ...(saved && { restored: saved }),
+      getProvider: () => this.provider(),
+      logger: this.deps.logger,
+      retry: () => this.deps.retryPolicy(),
+      replyLimits: () => this.deps.replyLimits?.(),
+      modelOverrides: () => (choices ? choices.modelOverrides() : this.deps.modelOverrides()),
+      toolbox: prepared,
+      context: contextOptions(this.deps.logger, this.deps.profiles, () => choices?.profile().autoCondensePercent),
+    });
+    if (this.deps.history) this.taskListeners.add(this.deps.history.record(task));
+    this.taskListeners.add(
+      task.onDidChange((event) => {
+        const message = toHostMessage(event, task);
+        if (message) this.post(message);
+        if ((event.type === "busy" || event.type === "status") && task === this.task) this.drainQueue();
+        if (event.type === "mode" && choices) {
+          // A mode with a pinned profile brings its profile along.
+          choices.modeChanged();
+          this.postPickers();
+        }
+      }),
+    );
+    return task;
+  }
+
+  /** The provider of the current task's next request: its profile's, or the settings'. */
+  private provider(): Promise<Provider> {
+    return this.choices ? this.choices.provider() : this.deps.getProvider();
+  }
+
+  private postSnapshot(): void {
+    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider: this.providerSummary(), task: this.task.info() });
+    this.postPickers();
+    this.postQueue();
+  }
+
+  private providerSummary(): ProviderSummary {
+    try {
+      return this.choices ? this.choices.summary() : this.deps.providerSummary();
+    } catch (err) {
+      return { kind: "invalid", model: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** Sends the next queued message once the task can take it (after this event has been posted). */
+  private drainQueue(): void {
+    if (!this.task.acceptsInput || this.queue.messages.length === 0 || this.queue.isPaused) return;
+    queueMicrotask(() => {
+      if (!this.task.acceptsInput) return;
+      const queued = this.queue.next();
+      if (queued === undefined) return;
+      this.postQueue();
+      this.sendToTask(queued.text, queued.images).catch((err: unknown) => this.deps.logger.error(`${this.name}: queued message failed: ${err instanceof Error ? err.message : String(err)}`));
+    });
+  }
+
+  private postQueue(): void {
+    const shown = this.queue.messages.map((m) => (m.images.length > 0 ? `${m.text} (+${m.images.length} image${m.images.length === 1 ? "" : "s"})`.trim() : m.text));
+    this.post({ type: "chat/queue", messages: shown, paused: this.queue.isPaused });
+  }
+
+  private postPickers(): void {
+    // The provider goes along: after a profile or mode change the snapshot's summary is stale.
+    if (this.choices) this.post({ type: "chat/pickers", pickers: { ...this.choices.pickers(), provider: this.providerSummary() } });
+  }
+
+  private postInput(message: HostToWebview): void {
+    if (this.webview && this.ready) return this.post(message);
+    // A few at most: the page shows them all in its input once it loads.
+    if (this.pendingInput.length < 20) this.pendingInput.push(message);
+  }
+
+  private post(message: HostToWebview): void {
+    this.posted.fire(message);
+    void this.webview?.postMessage(message).then(undefined, (err: unknown) => {
+      this.deps.logger.warn(`${this.name}: could not post ${message.type}: ${String(err)}`);
+    });
+  }
+
+  private detach(webview: vscode.Webview): void {
+    if (this.webview === webview) {
+      this.webview = undefined;
+      this.ready = false;
+      this.webviewListeners.clear();
+      this.mcpView?.close();
+    }
+  }
+}

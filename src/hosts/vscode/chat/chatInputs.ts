@@ -1,0 +1,110 @@
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { BUILTIN_COMMANDS, findBuiltin } from "../../../core/commands/builtins";
+import { COMMANDS_DIR, fillArguments, parseSlashCommand, readWorkflow, workflowNames } from "../../../core/commands/workflows";
+import { FileSearch, type PathEntry } from "../../../core/mentions/fileSearch";
+import { resolveMentions, type MentionHost } from "../../../core/mentions/resolve";
+import type { Logger } from "../../../core/ports";
+import { NodeFileSystem } from "../../../core/ports/nodeFileSystem";
+import type { SlashCommandInfo } from "../../../shared/protocol/messages";
+import { WorkspaceIgnore } from "../../../core/workspace/ignore";
+import { formatProblems } from "../actions/problems";
+
+/** What a typed message becomes before it reaches the task. */
+export interface PreparedMessage {
+  /** /newtask: the chat starts a new task, and `text` is sent there (prepared again). */
+  newTask?: boolean;
+  text: string;
+  /** What the model gets: the workflow or built-in prompt, with the mentions' content added. */
+  forModel: string;
+  /** A workflow's `mode:`: the chat switches to it first. */
+  mode?: string;
+}
+
+/**
+ * The host side of the chat input: the @ picker's file search, the / picker's commands, and turning
+ * a sent message's slash command and @ mentions into what the model reads. Workspace files are read
+ * from disk (a remote workspace without a local path gets no search and no mentions).
+ */
+export class ChatInputs {
+  private search: { root: string; files: FileSearch } | undefined;
+  private readonly fs = new NodeFileSystem();
+
+  constructor(
+    /** The global commands folder, in the extension's global storage. */
+    private readonly globalCommandsDir: string,
+    private readonly logger: Logger,
+    private readonly host: MentionHost = { problems: () => formatProblems(), terminalOutput: () => undefined },
+  ) {}
+
+  async searchFiles(query: string): Promise<PathEntry[]> {
+    const root = this.root();
+    if (!root) return [];
+    if (this.search?.root !== root) this.search = { root, files: new FileSearch(root, this.fs) };
+    return this.search.files.search(query);
+  }
+
+  /** Built-ins, then the workspace's workflows, then global ones (a name is listed once). */
+  async commands(): Promise<SlashCommandInfo[]> {
+    const out: SlashCommandInfo[] = BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}), source: "builtin" }));
+    for (const [dir, source] of this.workflowDirs()) {
+      for (const name of await workflowNames(this.fs, dir)) {
+        if (out.some((c) => c.name === name)) continue;
+        const workflow = await readWorkflow(this.fs, dir, name);
+        if (!workflow) continue;
+        out.push({ name, description: workflow.description ?? `Workflow ${name}.md`, ...(workflow.argumentHint ? { argumentHint: workflow.argumentHint } : {}), source });
+      }
+    }
+    return out;
+  }
+
+  async prepare(text: string): Promise<PreparedMessage> {
+    const slash = parseSlashCommand(text);
+    let forModel = text;
+    let mode: string | undefined;
+    if (slash) {
+      const builtin = findBuiltin(slash.name);
+      if (builtin?.name === "newtask") return { newTask: true, text: slash.args, forModel: slash.args };
+      if (builtin?.prompt) forModel = builtin.prompt(slash.args);
+      else if (!builtin) {
+        const found = await this.findWorkflow(slash.name);
+        if (found) {
+          forModel = fillArguments(found.body, slash.args);
+          mode = found.mode;
+        }
+        // An unknown /word goes to the model as typed: it may be a path or plain text.
+      }
+    }
+    return { text, forModel: await this.resolve(forModel), ...(mode ? { mode } : {}) };
+  }
+
+  private async resolve(text: string): Promise<string> {
+    const root = this.root();
+    if (!root) return text;
+    const allowPrivateUrls = vscode.workspace.getConfiguration("kiln.mentions").get<unknown>("allowPrivateUrls", false) === true;
+    return resolveMentions(text, { cwd: root, fs: this.fs, ignore: new WorkspaceIgnore(root), host: this.host, allowPrivateUrls });
+  }
+
+  private async findWorkflow(name: string) {
+    for (const [dir] of this.workflowDirs()) {
+      try {
+        const workflow = await readWorkflow(this.fs, dir, name);
+        if (workflow) return workflow;
+      } catch (err) {
+        this.logger.warn(`could not read workflow ${name} in ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    return undefined;
+  }
+
+  /** The workspace's commands first: a project's workflow wins over a global one of the same name. */
+  private workflowDirs(): [string, "project" | "global"][] {
+    const root = this.root();
+    return [...(root ? [[join(root, COMMANDS_DIR), "project"] as [string, "project"]] : []), [this.globalCommandsDir, "global"]];
+  }
+
+  private root(): string | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined;
+  }
+}

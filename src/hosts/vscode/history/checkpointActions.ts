@@ -1,0 +1,156 @@
+import * as vscode from "vscode";
+import type { Task } from "../../../core/agent/Task";
+import { ShadowCheckpoints, type RestoreResult } from "../../../core/checkpoints/ShadowCheckpoints";
+import { TaskCheckpoints, type CheckpointStore } from "../../../core/checkpoints/taskCheckpoints";
+import type { Logger } from "../../../core/ports";
+import type { CheckpointItem, CheckpointMessage } from "../../../shared/protocol/checkpoints";
+import { setting } from "../chat/agentSetup";
+
+const MB = 1024 * 1024;
+const DIFF_SCHEME = "kiln-checkpoint";
+
+interface CheckpointSettings {
+  enabled: boolean;
+  maxFileSizeMB: number;
+  timeBudgetSeconds: number;
+  maxTotalMB: number;
+}
+
+const number = (min: number, max: number) => (v: unknown): v is number => typeof v === "number" && v >= min && v <= max;
+
+/** Read at each use, so a changed setting applies to the running task's next checkpoint. */
+function readSettings(logger: Logger): CheckpointSettings {
+  return {
+    enabled: setting(logger, "checkpoints.enabled", true, (v): v is boolean => typeof v === "boolean"),
+    maxFileSizeMB: setting(logger, "checkpoints.maxFileSizeMB", 5, number(0.01, 1024)),
+    timeBudgetSeconds: setting(logger, "checkpoints.timeBudgetSeconds", 15, number(1, 600)),
+    maxTotalMB: setting(logger, "checkpoints.maxTotalMB", 500, number(10, 1_000_000)),
+  };
+}
+
+/** A store that takes no checkpoints, and says why. */
+function unavailable(reason: string): CheckpointStore {
+  const refuse = () => Promise.reject(new Error(`Checkpoints are off: ${reason}`));
+  return { save: async () => ({ kind: "skipped", reason }), restore: refuse, diffSince: refuse };
+}
+
+/**
+ * The workspace folders' shadow repositories, in the extension's global storage (never in the
+ * workspace): one per folder, made again when a cap in the settings changes.
+ */
+export class WorkspaceCheckpoints {
+  private readonly stores = new Map<string, ShadowCheckpoints>();
+
+  constructor(
+    private readonly storage: vscode.Uri,
+    private readonly logger: Logger,
+  ) {}
+
+  /** A new task's checkpoints of `folder`. */
+  forTask(folder: vscode.Uri): TaskCheckpoints {
+    const store = folder.scheme === "file" && this.storage.scheme === "file" ? this.storeFor(folder.fsPath) : unavailable("the workspace is not on this computer's disk");
+    return TaskCheckpoints.create({ store, maxTotalBytes: () => readSettings(this.logger).maxTotalMB * MB, logger: this.logger });
+  }
+
+  private storeFor(cwd: string): CheckpointStore {
+    const current = () => this.shadow(cwd, readSettings(this.logger));
+    return {
+      save: async (taskId, message) =>
+        readSettings(this.logger).enabled ? current().save(taskId, message) : { kind: "skipped", reason: "checkpoints are turned off (the setting kiln.checkpoints.enabled)" },
+      // Restoring and diffing work with the setting off: the checkpoints already taken stay usable.
+      restore: (taskId, commit) => current().restore(taskId, commit),
+      diffSince: (commit) => current().diffSince(commit),
+      cleanup: (maxBytes, keep) => current().cleanup(maxBytes, keep),
+    };
+  }
+
+  private shadow(cwd: string, s: CheckpointSettings): ShadowCheckpoints {
+    const key = `${cwd}\0${s.maxFileSizeMB}\0${s.timeBudgetSeconds}`;
+    let store = this.stores.get(key);
+    if (!store) {
+      for (const old of this.stores.keys()) if (old.startsWith(`${cwd}\0`)) this.stores.delete(old);
+      store = new ShadowCheckpoints({ storage: this.storage.fsPath, workspace: cwd, maxFileBytes: Math.round(s.maxFileSizeMB * MB), timeBudgetMs: s.timeBudgetSeconds * 1000 });
+      this.stores.set(key, store);
+    }
+    return store;
+  }
+}
+
+/** What a checkpoint row's buttons act on: the chat's current task. */
+export interface CheckpointTarget {
+  task: Task;
+  checkpoints: TaskCheckpoints | undefined;
+  /** The chat's Stop: approvals refused, queued messages held, the task cancelled. */
+  stop(): Promise<void>;
+}
+
+/** Restore files, restore files and task, or diff since: what a checkpoint row's button asks for. */
+export async function runCheckpointAction(message: CheckpointMessage, target: CheckpointTarget, logger: Logger): Promise<void> {
+  const item = target.task.snapshot().find((i): i is CheckpointItem => i.id === message.id && i.role === "checkpoint");
+  const checkpoints = target.checkpoints;
+  if (!item?.commit || !checkpoints) {
+    logger.warn(`checkpoint ${message.id}: not a checkpoint of the current task`);
+    return;
+  }
+  try {
+    if (message.action === "diff") return await showDiff(await checkpoints.diffSince(item.commit), item.commit);
+    if (message.action === "restoreTask" && item.apiIndex === undefined) throw new Error("this checkpoint restores files only (a subtask's, or a later edit of the same reply): the task can go back to the reply's first checkpoint.");
+    // Files put back under a running task would be overwritten by its next edit.
+    if (target.task.busy) {
+      await target.stop();
+      await whenIdle(target.task);
+    }
+    const result = await checkpoints.restore(item.commit);
+    const rewound = message.action === "restoreTask" && target.task.rewindTo(item.id);
+    if (message.action === "restoreTask" && !rewound) throw new Error(`${describe(result)} The task could not go back to the checkpoint.`);
+    logger.info(`checkpoint ${item.commit}: restored ${result.restored.length}, removed ${result.removed.length}; before: ${result.before}`);
+    void vscode.window.showInformationMessage(`Kiln: ${describe(result)}${rewound ? " The chat went back to the checkpoint: send a message to go on from there." : ""}`);
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    logger.error(`checkpoint ${item.commit}: ${message.action} failed: ${text}`);
+    void vscode.window.showErrorMessage(`Kiln: ${text}`);
+  }
+}
+
+function describe(result: RestoreResult): string {
+  const { restored, removed } = result;
+  if (restored.length === 0 && removed.length === 0) return "The files already matched the checkpoint.";
+  const files = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
+  return `Restored ${files(restored.length)} and removed ${files(removed.length)} created since the checkpoint.`;
+}
+
+function whenIdle(task: Task): Promise<void> {
+  return new Promise((resolve) => {
+    if (!task.busy) return resolve();
+    const listener = task.onDidChange((event) => {
+      if (event.type !== "busy" || event.busy) return;
+      listener.dispose();
+      resolve();
+    });
+  });
+}
+
+/** Diffs on show, by the URI's query; dropped when their document closes. */
+const diffs = new Map<string, string>();
+let shown = 0;
+
+/** The read-only documents "Diff since" opens; registered once by the extension. */
+export function registerCheckpointDiffs(): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, { provideTextDocumentContent: (uri) => diffs.get(uri.query) ?? "" }),
+    vscode.workspace.onDidCloseTextDocument((doc) => {
+      if (doc.uri.scheme === DIFF_SCHEME) diffs.delete(doc.uri.query);
+    }),
+  );
+}
+
+async function showDiff(diff: string, commit: string): Promise<void> {
+  if (diff === "") {
+    void vscode.window.showInformationMessage("Kiln: nothing changed since this checkpoint.");
+    return;
+  }
+  const key = `${commit}-${++shown}`;
+  diffs.set(key, diff);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/changes since ${commit.slice(0, 8)}.diff`, query: key }));
+  await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(doc, "diff"), { preview: true });
+}

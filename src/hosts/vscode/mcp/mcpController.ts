@@ -1,0 +1,184 @@
+import { existsSync } from "node:fs";
+import * as vscode from "vscode";
+import { addServer, locateServer, removeServer, setServerDisabled, setToolListed, type EditResult } from "../../../core/mcp/configEdits";
+import { errorText } from "../../../core/mcp/connection";
+import { parseMcpConfig, type McpSource } from "../../../core/mcp/config";
+import type { Logger } from "../../../core/ports";
+import { Emitter } from "../../../shared/disposable";
+import type { HostToMcpView, McpServerForm, McpToHost, McpViewState } from "../../../shared/protocol/mcp";
+import { checkServerForm } from "../../../shared/protocol/mcpForm";
+import { readIfAny, serially, writeAtomically } from "../settings/configFiles";
+import { GLOBAL_MCP_FILE, PROJECT_MCP_FILE, type McpSetup } from "./mcpSetup";
+
+type Outcome = { ok: boolean; message: string; field?: string };
+
+/** A server's log can grow many lines a second; the view gets at most one state per this many ms. */
+const STATE_DELAY_MS = 150;
+
+/** One page's connection to the MCP view: states while the page shows the view, answers to its requests. */
+export interface McpViewLink extends vscode.Disposable {
+  receive(message: McpToHost): Promise<void>;
+  /** The page went away: no more states until it opens the view again. */
+  close(): void;
+}
+
+/**
+ * The MCP view's host side: acts on the page's requests by editing the config file a server came
+ * from (configEdits.ts, written whole), then reloads once; the watcher event of that write finds
+ * the text already loaded and does nothing (McpSetup.reload).
+ */
+export class McpController implements vscode.Disposable {
+  private readonly changed = new Emitter<void>();
+  private readonly hubListener: vscode.Disposable;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly setup: McpSetup,
+    private readonly logger: Logger,
+  ) {
+    this.hubListener = setup.hub.onDidChange(() => {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.changed.fire();
+      }, STATE_DELAY_MS);
+    });
+  }
+
+  state(): McpViewState {
+    const file = (source: McpSource) => {
+      const path = this.setup.pathOf(source);
+      return path === undefined ? undefined : { path, exists: existsSync(path) };
+    };
+    const project = file("project");
+    return { servers: this.setup.hub.servers(), errors: [...this.setup.errors], files: { ...(project && { project }), global: file("global")! } };
+  }
+
+  connect(post: (message: HostToMcpView) => void): McpViewLink {
+    let listener: vscode.Disposable | undefined;
+    const close = () => {
+      listener?.dispose();
+      listener = undefined;
+    };
+    const postState = () => post({ type: "mcp/state", state: this.state() });
+    return {
+      receive: async (message) => {
+        if (message.type === "mcp/close") return close();
+        if (message.type === "mcp/open") {
+          listener ??= this.changed.event(postState);
+          return postState();
+        }
+        let outcome: Outcome;
+        try {
+          outcome = await this.handle(message);
+        } catch (err) {
+          this.logger.error(`MCP view: ${message.type} failed: ${errorText(err)}`);
+          outcome = { ok: false, message: errorText(err) };
+        }
+        // The state first: when the page sees the answer, the state it shows already includes the change.
+        postState();
+        post({ type: "mcp/result", requestId: message.requestId, ...outcome });
+      },
+      close,
+      dispose: close,
+    };
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.hubListener.dispose();
+    this.changed.dispose();
+  }
+
+  private async handle(message: Exclude<McpToHost, { type: "mcp/open" | "mcp/close" }>): Promise<Outcome> {
+    switch (message.type) {
+      case "mcp/restart":
+        await this.setup.hub.restart(message.server);
+        return { ok: true, message: `Restarted ${message.server}.` };
+      case "mcp/setDisabled":
+        return this.editServer(message.server, (text, file) => setServerDisabled(text, file, message.server, message.disabled), `${message.disabled ? "Disabled" : "Enabled"} ${message.server}.`);
+      case "mcp/setTool": {
+        const { server, tool, flag, value } = message;
+        // "enabled" is the absence from disabledTools.
+        const [list, listed] = flag === "enabled" ? (["disabledTools", !value] as const) : (["alwaysAllow", value] as const);
+        // Only names the server offers: the page is not trusted to say which names go into the file.
+        if (!this.setup.hub.servers().some((s) => s.name === server && s.tools.some((t) => t.name === tool))) return { ok: false, message: `${server} has no tool "${tool}"` };
+        const done = flag === "enabled" ? `${tool} ${value ? "enabled" : "disabled"}.` : `${tool} ${value ? "runs without asking" : "asks before it runs"}.`;
+        return this.editServer(server, (text, file) => setToolListed(text, file, server, list, tool, listed), done);
+      }
+      case "mcp/delete": {
+        const source = this.sourceOf(message.server);
+        const outcome = await this.editServer(message.server, (text, file) => removeServer(text, file, message.server), `Deleted ${message.server}.`);
+        if (outcome.ok && source === "project") await this.setup.forgetApproval(message.server);
+        return outcome;
+      }
+      case "mcp/edit": {
+        const source = this.sourceOf(message.server);
+        await this.setup.open(source, (document) => {
+          const at = locateServer(document.getText(), message.server);
+          const start = at && document.positionAt(at.offset);
+          return start && new vscode.Range(start, start);
+        });
+        return { ok: true, message: `Opened ${labelOf(source)} at ${message.server}.` };
+      }
+      case "mcp/add":
+        return this.add(message.form);
+      case "mcp/openFile":
+        await this.setup.open(message.scope);
+        return { ok: true, message: `Opened ${labelOf(message.scope)}.` };
+      case "mcp/approve":
+        return { ok: true, message: await this.setup.approve(message.server, message.fingerprint) };
+      case "mcp/manageTrust":
+        await vscode.commands.executeCommand("workbench.trust.manage");
+        return { ok: true, message: "Opened Workspace Trust." };
+    }
+  }
+
+  private add(form: McpServerForm): Promise<Outcome> {
+    const checked = checkServerForm(form);
+    if (!checked.ok) return Promise.resolve(checked);
+    if (!this.setup.pathOf(form.scope)) return Promise.resolve({ ok: false, field: "scope", message: `open a folder first: ${PROJECT_MCP_FILE} belongs to a project` });
+    const other = this.setup.hub.servers().find((s) => s.name === checked.server.name && s.source !== form.scope);
+    // The project's entry would hide a global one of the same name (or the new one would be hidden).
+    if (other) return Promise.resolve({ ok: false, field: "name", message: `${labelOf(other.source)} already has a server "${other.name}"` });
+    const vars = { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, env: process.env };
+    // The person typed this entry into Kiln's own form: it is allowed as written.
+    const allow = async (text: string) => {
+      const written = parseMcpConfig(text, labelOf(form.scope), form.scope, vars).servers.find((s) => s.name === checked.server.name);
+      if (written) await this.setup.approveOwnEntry(written);
+    };
+    return this.editFile(form.scope, (text, file) => addServer(text, file, form.scope, vars, checked.server), `Added ${checked.server.name} to ${labelOf(form.scope)}.`, allow);
+  }
+
+  /** The file a running server's entry is in (the project's wins, as in the hub). */
+  private sourceOf(name: string): McpSource {
+    const server = this.setup.hub.servers().find((s) => s.name === name);
+    if (!server) throw new Error(`there is no MCP server "${name}"`);
+    return server.source;
+  }
+
+  private editServer(name: string, edit: (text: string, file: string) => EditResult, done: string): Promise<Outcome> {
+    return this.editFile(this.sourceOf(name), edit, done);
+  }
+
+  /** Reads, edits and writes one file, then reloads once; a refused edit writes nothing. */
+  private editFile(source: McpSource, edit: (text: string, file: string) => EditResult, done: string, beforeWrite?: (text: string) => Promise<void>): Promise<Outcome> {
+    return serially(async () => {
+      const path = this.setup.pathOf(source);
+      if (!path) return { ok: false, message: `open a folder first: ${PROJECT_MCP_FILE} belongs to a project` };
+      const before = (await readIfAny(path)) ?? "";
+      const result = edit(before, labelOf(source));
+      if (!result.ok) return result;
+      if (result.text !== before) {
+        // Before the write: the watcher's reload of it must already find the entry allowed.
+        await beforeWrite?.(result.text);
+        await writeAtomically(path, result.text);
+        await this.setup.reload();
+      }
+      return { ok: true, message: done };
+    });
+  }
+}
+
+function labelOf(source: McpSource): string {
+  return source === "global" ? GLOBAL_MCP_FILE : PROJECT_MCP_FILE;
+}

@@ -1,0 +1,85 @@
+import * as vscode from "vscode";
+import type { ChangedFile, TaskChanges } from "../../../core/edit/taskChanges";
+import type { Logger } from "../../../core/ports";
+import type { FileSystem } from "../../../core/ports/fileSystem";
+import { ORIGINAL_SCHEME, type OriginalDocuments } from "./proposalDocuments";
+
+const KIND: Record<ChangedFile["kind"], string> = { created: "new file", modified: "modified", deleted: "deleted" };
+const REVERT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("discard"), tooltip: "Revert to before the task" };
+
+let snapshots = 0;
+
+/**
+ * The end-of-task review: every file the chat's current task changed, each opening a diff of the
+ * file before the task against now, with a revert per file.
+ */
+export class TaskReview {
+  constructor(
+    private readonly changes: () => TaskChanges | undefined,
+    private readonly originals: OriginalDocuments,
+    private readonly fs: FileSystem,
+    private readonly logger: Logger,
+  ) {}
+
+  register(): vscode.Disposable {
+    return vscode.Disposable.from(
+      vscode.commands.registerCommand("kiln.reviewTaskChanges", () => this.pick()),
+      // With a path (the tests, other commands), it reverts without asking: the caller decided.
+      vscode.commands.registerCommand("kiln.revertTaskChange", (path?: unknown) => (typeof path === "string" ? this.revert(path) : this.pick())),
+    );
+  }
+
+  /** Opens the diff of one changed file: before the task on the left, the file now on the right. */
+  async open(change: ChangedFile): Promise<void> {
+    const key = `task-${++snapshots}`;
+    this.originals.set(key, change.before ?? "");
+    const before = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: change.path, query: key });
+    let now = vscode.Uri.file(change.path);
+    if (change.kind === "deleted") {
+      // Nothing on disk to show: the right side is an empty document.
+      this.originals.set(`${key}-now`, "");
+      now = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: change.path, query: `${key}-now` });
+    }
+    await vscode.commands.executeCommand("vscode.diff", before, now, `${change.display}: before the task ↔ now (${KIND[change.kind]})`, { preview: true });
+  }
+
+  async revert(path: string): Promise<boolean> {
+    const changes = this.changes();
+    if (!changes) return false;
+    try {
+      const change = await changes.revert(path, this.fs);
+      if (change) void vscode.window.setStatusBarMessage(`$(discard) Kiln: ${change.display} is back to how it was before the task`, 4000);
+      return change !== undefined;
+    } catch (err) {
+      const message = `Kiln could not revert ${path}: ${err instanceof Error ? err.message : String(err)}`;
+      this.logger.error(message);
+      void vscode.window.showErrorMessage(message);
+      return false;
+    }
+  }
+
+  private async pick(): Promise<void> {
+    const list = this.changes()?.list() ?? [];
+    if (list.length === 0) {
+      void vscode.window.showInformationMessage("Kiln: the current task has changed no files.");
+      return;
+    }
+    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { change: ChangedFile }>();
+    quickPick.title = `Files this task changed (${list.length})`;
+    quickPick.placeholder = "Pick a file to see its changes; the button reverts it";
+    quickPick.items = list.map((change) => ({ label: change.display, description: KIND[change.kind], change, buttons: [REVERT] }));
+    quickPick.onDidAccept(() => {
+      const item = quickPick.selectedItems[0];
+      if (item) void this.open(item.change);
+    });
+    quickPick.onDidTriggerItemButton(async ({ item }) => {
+      const sure = await vscode.window.showWarningMessage(`Revert ${item.change.display} to how it was before the task?`, { modal: true }, "Revert");
+      if (sure !== "Revert") return;
+      await this.revert(item.change.path);
+      quickPick.items = quickPick.items.filter((i) => i.change.path !== item.change.path);
+      if (quickPick.items.length === 0) quickPick.hide();
+    });
+    quickPick.onDidHide(() => quickPick.dispose());
+    quickPick.show();
+  }
+}

@@ -1,0 +1,45 @@
+import * as vscode from "vscode";
+import { apiKeySecretName, PROVIDER_KINDS, type ProviderKind } from "../../../core/llm/types";
+import type { Logger } from "../../../core/ports";
+import { readProviderSettings } from "./providerConfig";
+
+/**
+ * Asks for the key of the configured provider (or `kind`) and keeps it in SecretStorage only.
+ * The key may be passed as an argument by automation; it is never logged or echoed.
+ */
+export async function setApiKey(secrets: vscode.SecretStorage, logger: Logger, key?: unknown, kind?: unknown): Promise<boolean> {
+  let target: ProviderKind;
+  if (typeof kind === "string" && PROVIDER_KINDS.includes(kind as ProviderKind)) {
+    target = kind as ProviderKind;
+  } else {
+    try {
+      target = readProviderSettings().kind;
+    } catch (err) {
+      void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+      return false;
+    }
+  }
+  const value =
+    typeof key === "string"
+      ? key
+      : await vscode.window.showInputBox({
+          title: `Kiln: API key for ${target}`,
+          prompt: "Stored in VS Code's secret storage, never in settings files or logs. Leave empty to remove it.",
+          password: true,
+          ignoreFocusOut: true,
+        });
+  if (value === undefined) return false;
+  const trimmed = value.trim();
+  if (trimmed === "") {
+    await secrets.delete(apiKeySecretName(target));
+    logger.info(`API key for ${target} removed`);
+    return true;
+  }
+  if (/\s/.test(trimmed) || trimmed.length > 4096) {
+    void vscode.window.showErrorMessage("That does not look like an API key (it has spaces or is very long); nothing was saved.");
+    return false;
+  }
+  await secrets.store(apiKeySecretName(target), trimmed);
+  logger.info(`API key for ${target} saved to secret storage`);
+  return true;
+}

@@ -1,0 +1,71 @@
+import * as vscode from "vscode";
+import { PROJECT_MODES_FILE } from "../../../core/modes/customModes";
+import { removeMode, upsertMode, type ModeInput } from "../../../core/modes/modeFileEdits";
+import { BUILTIN_MODES, type Mode } from "../../../core/modes/modes";
+import type { ModeForm, ModeView } from "../../../shared/protocol/settings";
+import { readIfAny, serially, writeAtomically } from "./configFiles";
+import { GLOBAL_MODES_FILE } from "./modeFiles";
+
+type Outcome = { ok: boolean; message: string; field?: string };
+export type ModeScope = "project" | "global";
+
+/** The file of a scope, as a path (the mode loader reads local files). */
+export function modesFilePath(storage: vscode.Uri, scope: ModeScope): string | undefined {
+  if (scope === "global") return vscode.Uri.joinPath(storage, GLOBAL_MODES_FILE).fsPath;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? vscode.Uri.joinPath(folder.uri, PROJECT_MODES_FILE).fsPath : undefined;
+}
+
+export function modeView(mode: Mode, storage: vscode.Uri, pinnedProfile: string | undefined): ModeView {
+  const scope = mode.source === undefined ? "built-in" : mode.source === modesFilePath(storage, "global") ? "global" : "project";
+  return {
+    slug: mode.slug,
+    name: mode.name,
+    source: mode.source ?? "built-in",
+    scope,
+    overridesBuiltIn: scope !== "built-in" && BUILTIN_MODES.some((m) => m.slug === mode.slug),
+    roleDefinition: mode.roleDefinition,
+    ...(mode.whenToUse ? { whenToUse: mode.whenToUse } : {}),
+    ...(mode.description ? { description: mode.description } : {}),
+    ...(mode.customInstructions ? { customInstructions: mode.customInstructions } : {}),
+    groups: mode.groups,
+    ...(pinnedProfile ? { pinnedProfile } : {}),
+  };
+}
+
+export function saveMode(storage: vscode.Uri, scope: ModeScope, original: string | undefined, form: ModeForm): Promise<Outcome> {
+  return serially(async () => {
+    const path = modesFilePath(storage, scope);
+    if (!path) return { ok: false, field: "scope", message: `open a folder first: ${PROJECT_MODES_FILE} belongs to a project` };
+    const result = upsertMode(await readIfAny(path), path, original, form as ModeInput);
+    if (!result.ok) return result;
+    await writeAtomically(path, result.text);
+    return { ok: true, message: `Saved mode ${result.mode.name} (${result.mode.slug}) in ${path}.` };
+  });
+}
+
+export function deleteMode(storage: vscode.Uri, scope: ModeScope, slug: string): Promise<Outcome> {
+  return serially(async () => {
+    const path = modesFilePath(storage, scope);
+    if (!path) return { ok: false, message: `open a folder first: ${PROJECT_MODES_FILE} belongs to a project` };
+    const result = removeMode(await readIfAny(path), path, slug);
+    if (!result.ok) return result;
+    await writeAtomically(path, result.text);
+    const builtIn = BUILTIN_MODES.find((m) => m.slug === slug);
+    return { ok: true, message: builtIn ? `Deleted mode ${slug} from ${path}; the built-in ${builtIn.name} is back.` : `Deleted mode ${slug} from ${path}.` };
+  });
+}
+
+/** Watches both mode files, so a hand edit shows in an open panel. */
+export function watchModeFiles(storage: vscode.Uri, onChange: () => void): vscode.Disposable {
+  const watchers: vscode.FileSystemWatcher[] = [];
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (folder) watchers.push(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PROJECT_MODES_FILE)));
+  watchers.push(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(storage, GLOBAL_MODES_FILE)));
+  for (const w of watchers) {
+    w.onDidChange(onChange);
+    w.onDidCreate(onChange);
+    w.onDidDelete(onChange);
+  }
+  return vscode.Disposable.from(...watchers);
+}

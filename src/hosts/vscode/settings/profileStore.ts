@@ -1,0 +1,119 @@
+import * as vscode from "vscode";
+import { createProvider } from "../../../core/llm/createProvider";
+import { ProviderError } from "../../../core/llm/errors";
+import type { Provider } from "../../../core/llm/types";
+import type { Logger } from "../../../core/ports";
+import { Emitter } from "../../../shared/disposable";
+import type { RawSettings, SettingsEdit } from "./profileEdits";
+import { buildState, chooseProfile, legacyProfile, secretNameOf, type Profile, type ProfilesState } from "./profiles";
+import { readLegacySettings, resolveProfileConfig } from "./providerConfig";
+
+const WATCHED = ["kiln.profiles", "kiln.activeProfile", "kiln.modeProfiles", "kiln.provider"];
+const MAX_KEY = 4096;
+
+/**
+ * Profiles live in user settings (`kiln.profiles`, `kiln.activeProfile`, `kiln.modeProfiles`, and
+ * `kiln.provider.*` for "default"), keys in SecretStorage. Read afresh on each use: settings are
+ * cheap to read, and a hand edit applies to the next request without a reload.
+ */
+export class ProfileStore implements vscode.Disposable {
+  private readonly changed = new Emitter<void>();
+  /** Profiles, pins or the active profile changed (in settings.json or through Kiln). */
+  readonly onDidChange = this.changed.event;
+  private readonly configListener: vscode.Disposable;
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly logger: Logger,
+  ) {
+    this.configListener = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (WATCHED.some((section) => event.affectsConfiguration(section))) this.changed.fire();
+    });
+  }
+
+  raw(): RawSettings {
+    const config = vscode.workspace.getConfiguration("kiln");
+    return { profiles: config.get<unknown>("profiles"), active: config.get<unknown>("activeProfile"), pins: config.get<unknown>("modeProfiles") };
+  }
+
+  read(): ProfilesState {
+    const raw = this.raw();
+    const state = buildState(legacyProfile(readLegacySettings()), raw.profiles, raw.active, raw.pins);
+    this.report(state.errors);
+    return state;
+  }
+
+  /** The profile a request in `mode` uses (see chooseProfile); a stale name is logged, not fatal. */
+  choose(mode: string | undefined, picked?: string): Profile {
+    const choice = chooseProfile(this.read(), mode, picked);
+    if (choice.warning) this.report([choice.warning]);
+    if (!choice.profile) throw new ProviderError("config", choice.warning);
+    return choice.profile;
+  }
+
+  async provider(profile: Profile): Promise<Provider> {
+    const config = await resolveProfileConfig(this.secrets, profile);
+    try {
+      return createProvider(config);
+    } catch (err) {
+      // createProvider's hint ("Set API Key") stores the default profile's key, not this one's.
+      if (profile.source === "settings" && err instanceof ProviderError && err.kind === "no_key") {
+        throw new ProviderError("no_key", `No API key is set for profile "${profile.name}" (${profile.kind}). Set it in Kiln: Open Settings (or in the environment) and retry.`);
+      }
+      throw err;
+    }
+  }
+
+  async hasKey(profile: Profile): Promise<boolean> {
+    return Boolean(await this.secrets.get(secretNameOf(profile)));
+  }
+
+  /** Stores (or with "" removes) a profile's key; returns why a value was refused. */
+  async setKey(profile: Profile, key: string): Promise<string | undefined> {
+    const trimmed = key.trim();
+    if (trimmed === "") {
+      await this.secrets.delete(secretNameOf(profile));
+      this.logger.info(`API key of profile ${profile.name} removed`);
+      return undefined;
+    }
+    if (/\s/.test(trimmed) || trimmed.length > MAX_KEY) return "that does not look like an API key (it has spaces or is very long); nothing was saved";
+    await this.secrets.store(secretNameOf(profile), trimmed);
+    this.logger.info(`API key of profile ${profile.name} saved to secret storage`);
+    return undefined;
+  }
+
+  /** Writes an edit computed by profileEdits.ts to the user settings (and drops a deleted profile's key). */
+  async apply(edit: SettingsEdit): Promise<void> {
+    const kiln = vscode.workspace.getConfiguration("kiln");
+    const global = vscode.ConfigurationTarget.Global;
+    if (edit.legacy) {
+      const provider = vscode.workspace.getConfiguration("kiln.provider");
+      const p = edit.legacy;
+      await provider.update("kind", p.kind, global);
+      await provider.update("baseUrl", p.baseUrl, global);
+      await provider.update("model", p.model, global);
+      await provider.update("protocol", p.protocol, global);
+      await provider.update("modelInfo", p.modelInfo, global);
+    }
+    if (edit.profiles) await kiln.update("profiles", edit.profiles, global);
+    if (edit.pins) await kiln.update("modeProfiles", Object.keys(edit.pins).length > 0 ? edit.pins : undefined, global);
+    if (edit.active !== undefined) await kiln.update("activeProfile", edit.active === "" ? undefined : edit.active, global);
+    if (edit.deleteSecret) await this.secrets.delete(edit.deleteSecret);
+  }
+
+  /** Each distinct problem is logged and shown once, not at every request. */
+  private report(errors: readonly string[]): void {
+    for (const error of errors) {
+      if (this.reported.has(error)) continue;
+      this.reported.add(error);
+      this.logger.warn(error);
+      void vscode.window.showWarningMessage(`Kiln: ${error}`);
+    }
+  }
+
+  dispose(): void {
+    this.configListener.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,196 @@
+import * as vscode from "vscode";
+import type { Logger } from "../../../core/ports";
+import { DisposableStore, Emitter } from "../../../shared/disposable";
+import { parseSettingsMessage, type HostToSettings, type ProfileForm, type SettingsState, type SettingsToHost } from "../../../shared/protocol/settings";
+import { affectsAutoApprove, applyApproveChanges, readApproveView } from "./autoApproveEdits";
+import { deleteMode, modeView, saveMode, watchModeFiles } from "./modeEdits";
+import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
+import { affectsOptions, applyOptionChanges, readOptionsView } from "./optionEdits";
+import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
+import { affectsRules, createRuleFile, openRule, readRulesView, setRuleEnabled, watchRuleFiles } from "./ruleFiles";
+import { findProfile } from "./profiles";
+import type { ProfileStore } from "./profileStore";
+
+type Outcome = { ok: boolean; message: string; field?: string };
+
+/** The form as a profile: empty model overrides are left out rather than saved as `{}`. */
+function formToInput(form: ProfileForm): Record<string, unknown> {
+  const { modelInfo, ...fields } = form;
+  const info = Object.fromEntries(Object.entries(modelInfo ?? {}).filter(([, v]) => v !== undefined));
+  return Object.keys(info).length > 0 ? { ...fields, modelInfo: info } : fields;
+}
+
+/**
+ * The settings panel's host side: every message is parsed with zod, acted on through ProfileStore
+ * (settings + SecretStorage) and the mode files, and answered with a result and the new state.
+ * Works without a panel too, which is how the in-host tests drive it.
+ */
+export class SettingsController implements vscode.Disposable {
+  private webview: vscode.Webview | undefined;
+  private readonly webviewListeners = new DisposableStore();
+  private readonly posted = new Emitter<HostToSettings>();
+  /** Everything sent to the panel, for the in-host tests. */
+  readonly onDidPost = this.posted.event;
+  private readonly listeners = new DisposableStore();
+
+  constructor(
+    private readonly store: ProfileStore,
+    private readonly storage: vscode.Uri,
+    private readonly logger: Logger,
+  ) {
+    // A hand edit of settings.json or of a mode file, or the toggle command, shows in an open panel.
+    const refresh = () => {
+      if (this.webview) void this.postState();
+    };
+    this.listeners.add(store.onDidChange(refresh));
+    this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => (affectsAutoApprove(event) || affectsOptions(event)) && refresh()));
+    this.listeners.add(watchModeFiles(storage, refresh));
+    this.listeners.add(watchRuleFiles(storage, refresh));
+    this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => affectsRules(event) && refresh()));
+  }
+
+  attach(webview: vscode.Webview): vscode.Disposable {
+    this.webviewListeners.clear();
+    this.webview = webview;
+    this.webviewListeners.add(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    return {
+      dispose: () => {
+        if (this.webview !== webview) return;
+        this.webview = undefined;
+        this.webviewListeners.clear();
+      },
+    };
+  }
+
+  /** Entry point for what the panel sends; resolves when the message has been acted on and answered. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parseSettingsMessage(raw);
+    if (!parsed.ok) {
+      this.logger.warn(`settings: dropped ${parsed.reason}`);
+      return;
+    }
+    const message = parsed.message;
+    let outcome: Outcome | undefined;
+    try {
+      outcome = await this.dispatch(message);
+    } catch (err) {
+      const text = err instanceof Error ? err.message : String(err);
+      this.logger.error(`settings: ${message.type} failed: ${text}`);
+      outcome = { ok: false, message: text };
+      // Without a request id the panel shows no answer, so the failure is shown here.
+      if (!("requestId" in message)) void vscode.window.showErrorMessage(`Kiln: ${text}`);
+    }
+    if (outcome && "requestId" in message) this.post({ type: "settings/result", requestId: message.requestId, ...outcome });
+    await this.postState();
+  }
+
+  async state(): Promise<SettingsState> {
+    const profiles = this.store.read();
+    const modes = listModes(this.storage);
+    const rules = readRulesView(this.storage);
+    return {
+      profiles: await Promise.all(
+        profiles.profiles.map(async (p) => ({
+          name: p.name,
+          kind: p.kind,
+          baseUrl: p.baseUrl,
+          model: p.model,
+          protocol: p.protocol,
+          ...(p.modelInfo ? { modelInfo: p.modelInfo } : {}),
+          ...(p.autoCondensePercent !== undefined ? { autoCondensePercent: p.autoCondensePercent } : {}),
+          source: p.source,
+          hasKey: await this.store.hasKey(p),
+        })),
+      ),
+      active: (findProfile(profiles, profiles.active) ?? profiles.profiles[0])?.name ?? profiles.active,
+      modes: modes.modes.map((m) => modeView(m, this.storage, profiles.pins[m.slug])),
+      autoApprove: readApproveView(),
+      options: readOptionsView(modes.modes.map((m) => m.slug)),
+      rules: rules.view,
+      errors: [...profiles.errors, ...modes.errors, ...rules.errors],
+      hasWorkspace: modes.hasWorkspace,
+    };
+  }
+
+  private async dispatch(message: SettingsToHost): Promise<Outcome | undefined> {
+    switch (message.type) {
+      case "settings/ready":
+        return undefined;
+      case "settings/saveProfile": {
+        const result = saveProfile(this.store.raw(), this.store.read(), message.original, formToInput(message.profile));
+        if (!result.ok) return { ok: false, message: result.message, field: result.field };
+        await this.store.apply(result.edit);
+        return { ok: true, message: `Saved profile ${result.profile.name}.` };
+      }
+      case "settings/deleteProfile": {
+        const result = deleteProfile(this.store.raw(), this.store.read(), message.name);
+        if (!result.ok) return { ok: false, message: result.message };
+        await this.store.apply(result.edit);
+        return { ok: true, message: `Deleted profile ${message.name} and its key.` };
+      }
+      case "settings/setKey": {
+        const profile = findProfile(this.store.read(), message.name);
+        if (!profile) return { ok: false, message: `there is no profile "${message.name}"`, field: "key" };
+        const refused = await this.store.setKey(profile, message.key);
+        if (refused) return { ok: false, message: refused, field: "key" };
+        return { ok: true, message: message.key.trim() === "" ? `Removed the key of ${profile.name}.` : `Key of ${profile.name} saved in the secret storage.` };
+      }
+      case "settings/setActive": {
+        const profile = findProfile(this.store.read(), message.name);
+        if (!profile) return { ok: false, message: `there is no profile "${message.name}"` };
+        await this.store.apply({ active: profile.source === "legacy" ? "" : profile.name });
+        return { ok: true, message: `${profile.name} is the active profile.` };
+      }
+      case "settings/pinMode": {
+        const result = pinMode(this.store.raw(), this.store.read(), message.mode, message.profile ?? undefined);
+        if (!result.ok) return { ok: false, message: result.message };
+        await this.store.apply(result.edit);
+        return { ok: true, message: message.profile ? `Mode ${message.mode} uses ${message.profile}.` : `Mode ${message.mode} uses the active profile.` };
+      }
+      case "settings/openAutoApprove":
+        await vscode.commands.executeCommand("workbench.action.openSettings", "kiln.autoApprove");
+        return undefined;
+      case "settings/setAutoApprove":
+        return applyApproveChanges(message.changes);
+      case "settings/setOptions":
+        return applyOptionChanges(message.changes, listModes(this.storage).modes.map((m) => m.slug));
+      case "settings/saveMode":
+        return saveMode(this.storage, message.scope, message.original, message.mode);
+      case "settings/deleteMode":
+        return deleteMode(this.storage, message.scope, message.slug);
+      case "settings/editModes":
+        await openModesFile(this.storage, message.scope);
+        return undefined;
+      case "settings/exportMode": {
+        const mode = listModes(this.storage).modes.find((m) => m.slug === message.slug);
+        if (!mode) return { ok: false, message: `there is no mode "${message.slug}"` };
+        await vscode.env.clipboard.writeText(modeAsYaml(mode));
+        return { ok: true, message: `Copied mode ${mode.name} as YAML to the clipboard.` };
+      }
+      case "settings/setRuleEnabled":
+        return setRuleEnabled(this.storage, message.id, message.enabled);
+      case "settings/openRule":
+        await openRule(this.storage, message.id);
+        return undefined;
+      case "settings/newRule":
+        return createRuleFile(message.name);
+    }
+  }
+
+  private async postState(): Promise<void> {
+    this.post({ type: "settings/state", state: await this.state() });
+  }
+
+  private post(message: HostToSettings): void {
+    this.posted.fire(message);
+    void this.webview?.postMessage(message).then(undefined, (err: unknown) => {
+      this.logger.warn(`settings: could not post ${message.type}: ${String(err)}`);
+    });
+  }
+
+  dispose(): void {
+    this.listeners.dispose();
+    this.webviewListeners.dispose();
+    this.posted.dispose();
+  }
+}

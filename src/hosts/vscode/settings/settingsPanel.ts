@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import * as vscode from "vscode";
+import type { SettingsController } from "./settingsController";
+import { buildWebviewHtml, makeNonce } from "../chat/webviewHtml";
+
+export const SETTINGS_PANEL_ID = "kiln.settings";
+
+/**
+ * "Kiln: Open Settings": one editor tab running the settings page, a bundle of its own
+ * (dist/webview/settings, built from webview-ui/src/settings) under the chat's strict CSP.
+ */
+export class SettingsPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly controller: SettingsController,
+  ) {}
+
+  get current(): vscode.WebviewPanel | undefined {
+    return this.panel;
+  }
+
+  open(): vscode.WebviewPanel {
+    if (this.panel) {
+      this.panel.reveal();
+      return this.panel;
+    }
+    const root = vscode.Uri.joinPath(this.extensionUri, "dist", "webview", "settings");
+    const panel = vscode.window.createWebviewPanel(SETTINGS_PANEL_ID, "Kiln Settings", vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [root],
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "assets", "kiln.svg");
+    panel.webview.html = buildWebviewHtml({
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, "settings.js")).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, "settings.css")).toString(),
+      nonce: makeNonce((n) => randomBytes(n)),
+    });
+    const attachment = this.controller.attach(panel.webview);
+    panel.onDidDispose(() => {
+      attachment.dispose();
+      if (this.panel === panel) this.panel = undefined;
+    });
+    this.panel = panel;
+    return panel;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

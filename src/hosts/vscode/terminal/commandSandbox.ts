@@ -1,0 +1,63 @@
+import { basename, dirname } from "node:path";
+import * as vscode from "vscode";
+import type { AutoApproveSettings } from "../../../core/approval/settings";
+import type { Logger } from "../../../core/ports";
+import { commandSandbox, sandboxApproval, unavailableNote, type CommandSandbox, type SandboxState } from "../../../core/sandbox";
+
+/**
+ * The `kiln.commands.sandbox*` settings for the extension: read at each command and each approval,
+ * so turning the sandbox on or off applies to a running task's next command.
+ */
+export class VsCodeCommandSandbox {
+  private readonly warned = new Set<string>();
+
+  constructor(
+    /** The extension's global storage: task history, checkpoints, the global MCP settings. */
+    private readonly storage: vscode.Uri,
+    private readonly logger: Logger,
+  ) {}
+
+  /** What the settings give on this machine for commands in `workspace`. */
+  state(workspace: string): SandboxState {
+    const state = commandSandbox({ enabled: this.flag("commands.sandbox"), network: this.flag("commands.sandboxNetwork"), workspace, hide: this.kilnData() });
+    if (state.kind === "unavailable") this.warnOnce(state.reason);
+    return state;
+  }
+
+  /** The auto-approve settings with the sandbox's say added (src/core/sandbox, sandboxApproval). */
+  approval(settings: AutoApproveSettings, workspace: string): AutoApproveSettings {
+    return { ...settings, execute: { ...settings.execute, ...sandboxApproval(this.state(workspace)) } };
+  }
+
+  /** For the launcher: the sandbox a command in `workspace` runs in now, or undefined. */
+  forLaunch(workspace: string): CommandSandbox | undefined {
+    const state = this.state(workspace);
+    return state.kind === "on" ? state.sandbox : undefined;
+  }
+
+  private flag(key: string): boolean {
+    const value = vscode.workspace.getConfiguration("kiln").get<unknown>(key, false);
+    if (typeof value === "boolean") return value;
+    this.logger.warn(`setting kiln.${key} is ${JSON.stringify(value)}, which is not valid; using false`);
+    return false;
+  }
+
+  /**
+   * Hidden from commands: the editor's whole user data folder when the storage sits in it
+   * (<user data>/User/globalStorage/<extension>), since it also holds the editor's secret storage
+   * and every other extension's data; else just Kiln's own storage.
+   */
+  private kilnData(): string[] {
+    if (this.storage.scheme !== "file") return [];
+    const own = this.storage.fsPath;
+    const user = dirname(dirname(own));
+    return basename(dirname(own)) === "globalStorage" && basename(user) === "User" ? [dirname(user)] : [own];
+  }
+
+  private warnOnce(reason: string): void {
+    if (this.warned.has(reason)) return;
+    this.warned.add(reason);
+    this.logger.warn(unavailableNote(reason));
+    void vscode.window.showWarningMessage(`Kiln: ${unavailableNote(reason)}`);
+  }
+}
