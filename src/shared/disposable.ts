@@ -2,7 +2,7 @@ export interface Disposable {
   dispose(): void;
 }
 
-export function toDisposable(fn: () => void): Disposable {
+function toDisposable(fn: () => void): Disposable {
   let done = false;
   return {
     dispose() {

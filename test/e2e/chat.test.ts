@@ -93,6 +93,53 @@ describe("Kiln in code-server, driven by Chromium", () => {
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-agent-task.png") });
   });
 
+  it("draws each kind of tool card in the narrow sidebar: files read, a checklist, a diff, a command", async () => {
+    await frame.click('[data-testid="new-task"]');
+    await frame.waitForFunction(() => document.querySelectorAll('[data-testid="message-tool"]').length === 0, { timeout: 10_000 });
+    server.enqueue(
+      { text: "<read_file>\n<args>\n<file><path>src/greet.ts</path><line_range>1-3</line_range></file>\n<file><path>README.md</path></file>\n</args>\n</read_file>" },
+      { text: "<update_todo_list>\n<todos>\n- [x] Read the greeter\n- [-] Make the greeting polite\n- [ ] Check it\n</todos>\n</update_todo_list>" },
+      { text: "<apply_diff>\n<path>src/greet.ts</path>\n<diff>\n<<<<<<< SEARCH\n:start_line:2\n-------\n  return `Hello, ${name}!`;\n=======\n  return `Good day, ${name}!`;\n>>>>>>> REPLACE\n</diff>\n</apply_diff>" },
+      { text: "<execute_command>\n<command>grep -c 'Good day' src/greet.ts</command>\n</execute_command>" },
+      { text: "<attempt_completion>\n<result>The greeting is polite now.</result>\n</attempt_completion>" },
+    );
+    await sendTask(frame, "Make greet polite");
+    // The todo list, the edit and the command each wait for Approve; Enter gives it.
+    for (let answered = 0; ; answered++) {
+      const state = await frame.waitForFunction(
+        () =>
+          [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("polite now"))
+            ? "done"
+            : document.querySelector('[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]')
+              ? (document.querySelector('[data-testid="message-tool"][data-status="waiting"] .tool-name') as HTMLElement).innerText
+              : false,
+        { timeout: 30_000 },
+      );
+      const what = await state.jsonValue();
+      if (what === "done") break;
+      expect(answered).toBeLessThan(3);
+      if (what === "apply_diff") await workbench.page.screenshot({ path: join(resultsDir, "e2e-tool-cards-diff.png") });
+      await workbench.page.keyboard.press("Enter");
+      await frame.waitForFunction((name) => !document.querySelector(`[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]`) || (document.querySelector('[data-testid="message-tool"][data-status="waiting"] .tool-name') as HTMLElement).innerText !== name, { timeout: 30_000 }, what);
+    }
+    const cards = await frame.$$eval('[data-testid="message-tool"]', (all) => all.map((e) => [(e as HTMLElement).innerText.split("\n")[0], (e as HTMLElement).dataset.status]));
+    expect(cards).toEqual([
+      [expect.stringContaining("read_file 2 files"), "done"],
+      [expect.stringContaining("update_todo_list"), "done"],
+      [expect.stringContaining("apply_diff src/greet.ts"), "done"],
+      [expect.stringContaining("execute_command"), "done"],
+      [expect.stringContaining("attempt_completion"), "done"],
+    ]);
+    expect(await frame.$$eval(".tool-files li", (all) => all.map((e) => (e as HTMLElement).innerText))).toEqual(["src/greet.ts lines 1-3", "README.md"]);
+    expect(await frame.$$eval('[data-testid="checklist"] li', (all) => all.map((e) => (e as HTMLElement).dataset.status))).toEqual(["completed", "in_progress", "pending"]);
+    expect(await frame.$eval('[data-testid="diff-block"]', (e) => (e as HTMLElement).innerText)).toContain("+  return `Good day, ${name}!`;");
+    expect(await frame.$eval('[data-testid="command-line"]', (e) => (e as HTMLElement).innerText)).toContain("grep -c 'Good day' src/greet.ts");
+    expect(readFileSync(join(workbench.workspace!, "src", "greet.ts"), "utf8")).toContain("Good day");
+    // The cards from the top: the chat keeps to the newest, so scroll back before the picture.
+    await frame.$eval('[data-testid="message-tool"]', (e) => e.scrollIntoView({ block: "start" }));
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-tool-cards.png") });
+  });
+
   it("uses the theme's colours", async () => {
     const colours = await frame.evaluate(() => {
       const probe = document.createElement("span");

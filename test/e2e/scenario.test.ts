@@ -117,6 +117,27 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     await shot("5-architect-refused");
   });
 
+  it("a suggested answer that names a mode switches the chat to that mode, and the model goes on in it", async () => {
+    await frame.click('[data-testid="new-task"]');
+    await frame.select('[data-testid="mode-picker"]', "code");
+    server.enqueue(
+      { text: '<ask_followup_question>\n<question>Shall I plan this before changing code?</question>\n<follow_up>\n<suggest mode="architect">Plan it first</suggest>\n<suggest>Just change it</suggest>\n</follow_up>\n</ask_followup_question>' },
+      { text: "<attempt_completion>\n<result>Here is the plan.</result>\n</attempt_completion>" },
+    );
+    await sendTask(frame, "Add a farewell function");
+    await frame.waitForSelector('[data-testid="suggestion"]:not([disabled])', { timeout: 30_000 });
+    await shot("7-suggestion-with-mode");
+    const [planFirst] = await frame.$$('[data-testid="suggestion"]');
+    expect(await planFirst!.evaluate((b) => (b as HTMLElement).innerText)).toBe("Plan it first (switch to Architect)");
+    await planFirst!.click();
+    await waitForCompletion("Here is the plan.");
+    expect(await frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLSelectElement).value)).toBe("architect");
+    // The answer went out in architect mode: its role is in the system prompt of that request.
+    expect(JSON.stringify(server.requests.at(-1)?.body.messages)).toContain("a technical lead who plans before building");
+    expect(lastRequest()).toContain("Plan it first");
+    await shot("8-switched-to-architect");
+  });
+
   it("keyboard only: Escape moves to the feedback box, typing and Enter reject with that feedback", async () => {
     await frame.click('[data-testid="new-task"]');
     await frame.select('[data-testid="mode-picker"]', "code");

@@ -87,9 +87,8 @@ function modeName(slug: string): string {
 }
 
 /**
- * A follow-up question with its suggested answers as buttons. A suggestion may name a mode; the
- * button says so, but the host has no way yet to switch the task's mode from the chat, so for now
- * it sends the answer only.
+ * A follow-up question with its suggested answers as buttons. A suggestion may name a mode: picking
+ * it switches the task to that mode, then answers, so the model's next turn runs in it.
  */
 function Question({ item, answerable }: { item: QuestionItem; answerable: boolean }) {
   return (
@@ -103,7 +102,11 @@ function Question({ item, answerable }: { item: QuestionItem; answerable: boolea
               className="secondary suggestion"
               data-testid="suggestion"
               disabled={!answerable}
-              onClick={() => send({ type: "chat/send", text: s.text })}
+              onClick={() => {
+                // The host handles messages in order: the answer goes out in the new mode.
+                if (s.mode) send({ type: "chat/setMode", slug: s.mode });
+                send({ type: "chat/send", text: s.text });
+              }}
             >
               {s.text}
               {s.mode && <span className="suggestion-mode"> (switch to {modeName(s.mode)})</span>}

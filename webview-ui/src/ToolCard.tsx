@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { ToolItem, ToolStatus } from "../../src/shared/protocol/chat";
+import { toolHeading, type ToolView } from "../../src/shared/toolView";
 import { Collapsible } from "./cards/Collapsible";
 import { unifiedLineKind } from "./cards/diffText";
-import { ToolBody, toolTarget } from "./cards/ToolBody";
+import { ToolBody } from "./cards/ToolBody";
 import { send } from "./vscodeApi";
 
 const STATUS_LABEL: Record<ToolStatus, string> = {
@@ -14,6 +15,11 @@ const STATUS_LABEL: Record<ToolStatus, string> = {
   error: "failed",
 };
 
+/** The call as its tool presents it; a card saved without a view shows its name and parameters. */
+function viewOf(item: ToolItem): ToolView {
+  return item.view ?? { title: item.name, body: { kind: "fields", fields: Object.entries(item.params).map(([label, value]) => ({ label, value })) } };
+}
+
 /**
  * A tool call: its parameters while they stream, Approve / Reject while it waits for the user,
  * then its state and result. The title stays one line of text (`name target state`): e2e tests and
@@ -21,31 +27,31 @@ const STATUS_LABEL: Record<ToolStatus, string> = {
  */
 export function ToolCard({ item }: { item: ToolItem }) {
   const waiting = item.status === "waiting" && item.approval !== undefined;
-  const target = toolTarget(item);
+  const view = viewOf(item);
   return (
     <div className="message tool" data-testid="message-tool" data-status={item.status} data-card={item.id}>
-      <div className="tool-title">
-        <span className="tool-name">{item.name}</span>
-        {target && <span className="tool-target"> {target}</span>}{" "}
+      <div className="tool-title" title={toolHeading(view)}>
+        <span className="tool-name">{view.title}</span>
+        {view.target && <span className="tool-target"> {view.target}</span>}{" "}
         <span className={`tool-status status-${item.status}`} data-testid="tool-status">
           {STATUS_LABEL[item.status]}
         </span>
       </div>
-      <ToolBody item={item} />
+      <ToolBody body={view.body} status={item.status} folded={waiting && item.approval?.diff !== undefined} />
       {item.status === "running" && item.progress && (
         <div className="tool-progress" role="status" data-testid="tool-progress">
           {item.progress}
         </div>
       )}
       {waiting && <ApprovalBox id={item.id} approval={item.approval!} />}
-      {item.result !== undefined && item.result !== "" && <ToolResult item={item} />}
+      {item.result !== undefined && item.result !== "" && <ToolResult item={item} output={view.body?.kind === "command"} />}
     </div>
   );
 }
 
 /** What the model was told. Folded unless the call failed: then the error is what matters. */
-function ToolResult({ item }: { item: ToolItem }) {
-  const summary = item.status === "error" ? "Error" : item.status === "denied" ? "Denied" : item.name === "execute_command" ? "Output" : "Result";
+function ToolResult({ item, output }: { item: ToolItem; output: boolean }) {
+  const summary = item.status === "error" ? "Error" : item.status === "denied" ? "Denied" : output ? "Output" : "Result";
   return (
     <Collapsible className="tool-result" testId="tool-result" autoOpen={item.status === "error"} summary={summary}>
       {() => <pre>{item.result}</pre>}

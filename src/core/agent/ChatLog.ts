@@ -2,6 +2,7 @@ import { Emitter, type Disposable } from "../../shared/disposable";
 import type { ChatItem, ToolItem } from "../../shared/protocol/chat";
 import type { Usage } from "./usage";
 import type { TodoItem } from "../ports/taskControls";
+import { presentTool, withView } from "./presenter";
 
 /** idle: ready for a message; answering: a question waits for the user; the rest end a run. */
 export type TaskStatus = "idle" | "running" | "answering" | "completed" | "failed" | "stopped";
@@ -52,7 +53,8 @@ export class ChatLog implements Disposable {
 
   /** A saved chat (task history): its items, with new ids continuing after the highest one. */
   load(items: readonly ChatItem[]): void {
-    this.items.splice(0, this.items.length, ...items.map((item) => ({ ...item })));
+    // Views are made anew: a saved card may come from a version that drew it otherwise, or none.
+    this.items.splice(0, this.items.length, ...items.map((item) => (item.role === "tool" ? withView(item) : { ...item })));
     this.reindex(0);
     for (const item of items) {
       const n = item.id.startsWith(this.idPrefix) ? Number(item.id.slice(this.idPrefix.length)) : NaN;
@@ -69,6 +71,7 @@ export class ChatLog implements Disposable {
   }
 
   append(item: ChatItem): void {
+    if (item.role === "tool" && !item.view) item = withView(item);
     this.positions.set(item.id, this.items.length);
     this.items.push(item);
     this.events.fire({ type: "appended", item: { ...item } });
@@ -116,6 +119,7 @@ export class ChatLog implements Disposable {
     const item = this.find(id);
     if (item?.role !== "tool") return;
     item.status = status;
+    item.view = presentTool(item.name, item.params, status);
     if (result !== undefined) item.result = result;
     if (status !== "running") delete item.progress;
     this.events.fire({ type: "itemChanged", item: { ...item } });

@@ -1,5 +1,34 @@
-import type { AssistantItem, ToolItem } from "../../shared/protocol/chat";
+import type { AssistantItem, ToolItem, ToolStatus } from "../../shared/protocol/chat";
+import type { ToolView } from "../../shared/toolView";
+import type { AnyTool } from "../tools/defineTool";
+import { plainView } from "../tools/present";
+import { createDefaultRegistry } from "../tools/registry";
 import type { AssistantContentBlock, ToolUseBlock } from "../toolcall/types";
+
+let builtIn: Map<string, AnyTool> | undefined;
+
+/**
+ * How a call looks, by its tool's `present`: from the arguments as far as they have arrived and
+ * the call's status. A tool that does not present itself (or whose presenting fails) shows its
+ * name and its arguments as labelled values.
+ */
+export function presentTool(name: string, params: Readonly<Record<string, string>>, status: ToolStatus): ToolView {
+  builtIn ??= new Map(createDefaultRegistry().list().map((tool) => [tool.name, tool]));
+  const tool = builtIn.get(name);
+  if (tool?.present) {
+    try {
+      return tool.present(params, status);
+    } catch {
+      // A view is never worth a failed turn: the plain one below.
+    }
+  }
+  return plainView(name, params);
+}
+
+/** The item with its view for its current name, parameters and status. */
+export function withView(item: ToolItem): ToolItem {
+  return { ...item, view: presentTool(item.name, item.params, item.status) };
+}
 
 export interface PresenterSink {
   append(item: AssistantItem | ToolItem): void;
@@ -90,6 +119,6 @@ export class BlockPresenter {
   }
 
   private toolItem(id: string, block: ToolUseBlock): ToolItem {
-    return { id, role: "tool", name: block.name, params: { ...block.params }, status: block.partial ? "streaming" : "waiting" };
+    return withView({ id, role: "tool", name: block.name, params: { ...block.params }, status: block.partial ? "streaming" : "waiting" });
   }
 }

@@ -61,7 +61,8 @@ export function recordOf(parts: TaskParts): SavedTask {
       status: rest.status,
     },
     api: saved.messages,
-    ui: parts.items,
+    // A card's view is made again when the task is loaded: saved, it would only double its size.
+    ui: parts.items.map((item) => (item.role === "tool" && item.view ? withoutView(item) : item)),
     resume: { ...(saved.pending && { pending: saved.pending }), ...(saved.condensed && { condensed: saved.condensed }), ...(saved.hidden && { hidden: saved.hidden }), todos: rest.todos, requests: rest.requests },
   };
 }
@@ -92,4 +93,8 @@ export function restoreParts(saved: SavedTask, usage: UsageMeter): Omit<TaskPart
     protocol: saved.entry.protocol,
     model: saved.entry.model,
   };
+}
+
+function withoutView({ view: _, ...item }: Extract<ChatItem, { role: "tool" }>): ChatItem {
+  return item;
 }

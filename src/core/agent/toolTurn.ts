@@ -2,6 +2,7 @@ import { redactToolResult } from "../llm/redact";
 import type { LlmContent, LlmImage } from "../llm/types";
 import type { Approvals } from "../ports/approvals";
 import type { ToolUseBlock } from "../toolcall/types";
+import { errorText } from "../tools/defineTool";
 import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult } from "../tools/pipeline";
 import type { ChatLog, TaskStatus } from "./ChatLog";
 import type { RepetitionGuard } from "./guards";
@@ -83,7 +84,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     const progress = new ProgressThrottle(PROGRESS_INTERVAL_MS, (text) => log.setProgress(itemId, redact(text)));
     const deps = { ...ctx.pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push };
     const running = runToolCall(calls[i]!.block, deps)
-      .catch((err: unknown): ToolCallResult => ({ status: "error", forModel: `Error: ${err instanceof Error ? err.message : String(err)}` }))
+      .catch((err: unknown): ToolCallResult => ({ status: "error", reason: "failed", forModel: errorText(err instanceof Error ? err.message : String(err)) }))
       .finally(() => progress.stop());
     started.set(i, running);
   };
@@ -109,7 +110,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     const repeated = ctx.repetition.check(block);
     if (repeated) {
       log.updateTool(itemId, "error", repeated);
-      report(`Error: ${repeated}`, true);
+      report(errorText(repeated), true);
       ctx.stop("stopped", repeated);
       out.end = "done";
       skipRest = `Skipped: ${repeated}`;
@@ -126,7 +127,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     const result = await started.get(i)!;
     if (signal.aborted) {
       // The card keeps what happened (a refused approval, a finished call); the model hears of the cancel.
-      log.updateTool(itemId, result.status === "done" ? "done" : result.status, result.status === "done" ? redact(result.forModel) : "Cancelled.");
+      log.updateTool(itemId, cardStatus(result), result.status === "done" ? redact(result.forModel) : "Cancelled.");
       report("The user cancelled the task.", true);
       skipRest = "Skipped: the task was cancelled.";
       ctx.stop("stopped", "cancelled");
@@ -147,9 +148,9 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     }
     // A command's output or an MCP result may hold a key (`env`, `cat .env`): the card shows what the model gets.
     const forModel = redact(result.forModel);
-    log.updateTool(itemId, result.status, forModel);
+    log.updateTool(itemId, cardStatus(result), forModel);
     report(forModel, result.status !== "done", result.status === "done" ? result.images : undefined);
-    if (result.status === "denied") {
+    if (result.status === "denied" || result.status === "refused") {
       skipRest = `Skipped: the user denied ${block.name} before this call.`;
       ctx.errors.count = 0;
     } else if (result.status === "error") {
@@ -164,4 +165,9 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     }
   }
   return out;
+}
+
+/** A call refused by Kiln's rules shows as denied, like one the user said no to. */
+function cardStatus(result: ToolCallResult): "done" | "denied" | "error" {
+  return result.status === "refused" ? "denied" : result.status;
 }

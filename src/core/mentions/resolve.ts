@@ -1,4 +1,5 @@
 import type { FileSystem } from "../ports/fileSystem";
+import { errorText } from "../tools/defineTool";
 import { listFilesTool } from "../tools/listFiles";
 import { resolveRealPath } from "../tools/paths";
 import { readFileTool } from "../tools/readFile";
@@ -99,6 +100,7 @@ async function fileContent(path: string, context: MentionContext): Promise<strin
   if (stat.size > max) return `Error: ${path} is ${formatSize(stat.size)}, over the ${formatSize(max)} limit for a mention; read the parts you need with read_file.`;
   // read_file's own reading: line numbers, a line cap with a note, PDFs and binaries handled.
   const read = await readFileTool.execute({ path }, toolContext(context, rules));
+  if (read.kind === "error") return errorText(read.message);
   if (read.kind !== "result") return `Error: ${path} could not be read.`;
   if (read.images?.length) return `Error: ${path} is an image; attach it to the message (paste or drop) instead of mentioning it.`;
   return read.text;
@@ -109,6 +111,7 @@ async function folderContent(path: string, context: MentionContext): Promise<str
   const found = await target(path, true, context, rules);
   if ("error" in found) return `Error: ${found.error}`;
   const listed = await listFilesTool.execute({ path, recursive: false }, toolContext(context, rules));
+  if (listed.kind === "error") return errorText(listed.message);
   return listed.kind === "result" ? listed.text : `Error: ${path} could not be listed.`;
 }
 

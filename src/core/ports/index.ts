@@ -6,12 +6,6 @@ export interface Logger {
   error(message: string): void;
 }
 
-export interface Secrets {
-  get(key: string): Promise<string | undefined>;
-  store(key: string, value: string): Promise<void>;
-  delete(key: string): Promise<void>;
-}
-
 export const silentLogger: Logger = {
   info: () => undefined,
   warn: () => undefined,

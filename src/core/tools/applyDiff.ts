@@ -1,7 +1,8 @@
-import { applySearchReplace, countBlocks, type BlockMatch } from "../edit";
-import { defineTool } from "./defineTool";
+import { applySearchReplace, countBlocks, type BlockFailure, type BlockMatch } from "../edit";
+import { defineTool, toolError, type ToolErrorReason } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
+import { searchReplaceHunks, view } from "./present";
 import { resolvePath } from "./paths";
 import { plural } from "../../shared/plural";
 
@@ -41,23 +42,27 @@ export const applyDiffTool = defineTool({
     const blocks = countBlocks(args.diff);
     return { summary: `Edit ${args.path} (${plural(blocks, "change")})`, paths: [args.path], reviewed: true };
   },
+  present(args) {
+    const hunks = args.diff === undefined ? [] : searchReplaceHunks(args.diff);
+    return view("apply_diff", args.path, hunks.length > 0 ? { kind: "diff", hunks } : undefined);
+  },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
     if (!before) {
-      return { kind: "result", text: `Error: ${target.display} does not exist. apply_diff changes existing files; create a file with write_to_file. (Check the path with list_files if you expected it to exist.)` };
+      return toolError("not_found", `${target.display} does not exist. apply_diff changes existing files; create a file with write_to_file. (Check the path with list_files if you expected it to exist.)`);
     }
     // The engine keeps the file's own line endings, mixed ones too, and its BOM; encodeLike would
     // make every ending the first one's.
     const original = (before.bom ? "\uFEFF" : "") + before.text;
     const result = applySearchReplace(original, args.diff, { fuzzyThreshold: context.fuzzyThreshold });
-    if (!result.ok) return { kind: "result", text: `Error: ${target.display} was not changed: ${result.error}` };
+    if (!result.ok) return toolError(diffFailure(result.failures), `${target.display} was not changed: ${result.error}`);
     // Another task or the user may change the file while this edit waits: its blocks are then looked
     // for again in the file as it is when written.
     const remake = (current: TextFile) => {
       const again = applySearchReplace((current.bom ? "\uFEFF" : "") + current.text, args.diff, { fuzzyThreshold: context.fuzzyThreshold });
-      return again.ok ? again.content : ({ kind: "result", text: again.error } as const);
+      return again.ok ? again.content : toolError(diffFailure(again.failures), again.error);
     };
     const edit = await proposeEdit(context, { target, before, after: result.content, tool: "apply_diff", remake });
     if (!edit.applied) return edit.outcome;
@@ -65,3 +70,8 @@ export const applyDiffTool = defineTool({
     return { kind: "result", text: [`Applied ${plural(result.applied, "block")} to ${target.display}.`, ...said].join(" ") + edit.note };
   },
 });
+
+/** A diff that could not be read is the call's fault; one whose blocks are not in the file found no match. */
+function diffFailure(failures: readonly BlockFailure[]): ToolErrorReason {
+  return failures.every((f) => f.reason === "malformed") ? "invalid_args" : "no_match";
+}

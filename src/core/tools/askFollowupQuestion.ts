@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { defineTool, type Suggestion } from "./defineTool";
+import { defineTool, toolError, type Suggestion } from "./defineTool";
 import { p } from "./params";
+import { beforeRun, markdown, view } from "./present";
 import { asArray, parseStructured } from "./structured";
 
 const suggestionSchema = z.union([z.string().min(1), z.object({ text: z.string().min(1), mode: z.string().optional() })]);
@@ -29,9 +30,13 @@ export const askFollowupQuestionTool = defineTool({
     question: p.string("The question"),
     follow_up: p.string("Suggested answers: <suggest>answer</suggest> for each (or a JSON list of strings)", { optional: true, raw: true }),
   },
+  present(args, status) {
+    // Its own chat item shows the question once the call has run; until then the card previews it.
+    return view("ask_followup_question", undefined, beforeRun(status) ? markdown(args.question) : undefined);
+  },
   async execute(args) {
     const parsed = parseSuggestions(args.follow_up);
-    if (!parsed.ok) return { kind: "result", text: `Error: ${parsed.error}.` };
+    if (!parsed.ok) return toolError("invalid_args", `${parsed.error}.`);
     return { kind: "question", question: args.question, suggestions: parsed.suggestions };
   },
 });

@@ -1,5 +1,6 @@
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { beforeRun, markdown, view } from "./present";
 
 export const attemptCompletionTool = defineTool({
   name: "attempt_completion",
@@ -9,13 +10,14 @@ export const attemptCompletionTool = defineTool({
     result: p.string("What was done", { raw: true }),
     command: p.string("A command the user can run to see the result", { optional: true }),
   },
+  present(args, status) {
+    // Its own chat item shows the result once the call has run; until then the card previews it.
+    return view("attempt_completion", undefined, beforeRun(status) ? markdown(args.result) : undefined);
+  },
   async execute(args, context) {
     const open = context.task?.requireTodosDone ? context.task.todos().filter((t) => t.status !== "completed") : [];
     if (open.length > 0) {
-      return {
-        kind: "result",
-        text: `Error: ${open.length} todo item(s) are still open (${open.map((t) => t.text).join("; ")}). Finish them, or update the list with update_todo_list if they are no longer needed, then complete.`,
-      };
+      return toolError("conflict", `${open.length} todo item(s) are still open (${open.map((t) => t.text).join("; ")}). Finish them, or update the list with update_todo_list if they are no longer needed, then complete.`);
     }
     return { kind: "completion", result: args.result.trim(), command: args.command };
   },

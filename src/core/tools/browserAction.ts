@@ -1,8 +1,9 @@
 import { BrowserError, type BrowserInput, type BrowserSnapshot, type Viewport } from "../ports/browser";
-import { defineTool, type ToolOutcome } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { filePathOf, isLocalHostName, NavigationGuard } from "../browser/navigationGuard";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
 import { untrusted } from "../prompts/untrusted";
 
 export const BROWSER_ACTIONS = ["launch", "click", "hover", "type", "press", "scroll_down", "scroll_up", "resize", "screenshot", "close"] as const;
@@ -14,8 +15,6 @@ const MIN_SIDE = 200;
 const MAX_WIDTH = 3840;
 const MAX_HEIGHT = 2160;
 const ALLOWED_PROTOCOLS = new Set(["http:", "https:", "file:", "about:"]);
-
-const error = (text: string): ToolOutcome => ({ kind: "result", text: `Error: ${text}` });
 
 /** "localhost:3000" and "example.com" mean http; javascript: and the like are refused. */
 export function normalizeUrl(raw: string): { ok: true; url: string } | { ok: false; error: string } {
@@ -166,6 +165,9 @@ export const browserActionTool = defineTool({
     text: p.string("For type: the text to type; for press: the key name or chord", { optional: true, raw: true }),
     size: p.string("For resize: WIDTHxHEIGHT in pixels, e.g. 1280x800", { optional: true }),
   },
+  present(args) {
+    return view("browser_action", args.action, fieldsBody([["url", args.url], ["at", args.coordinate], ["size", args.size], ["text", args.text]]));
+  },
   approval(args) {
     if (args.action !== "launch" || !args.url) return { summary: summary(args), paths: [] };
     // A file is a path, checked as the file tools check theirs; a local address asks (see the pipeline).
@@ -176,7 +178,7 @@ export const browserActionTool = defineTool({
   },
   async execute(args, context) {
     const session = context.browser;
-    if (!session) return error("there is no browser in this environment, so browser_action cannot run here.");
+    if (!session) return toolError("unavailable", "there is no browser in this environment, so browser_action cannot run here.");
     const action = args.action as Action;
     try {
       if (action === "close") {
@@ -186,20 +188,20 @@ export const browserActionTool = defineTool({
       }
       let shot: BrowserSnapshot;
       if (action === "launch") {
-        if (!args.url?.trim()) return error("launch needs <url>, the page to open, e.g. <url>http://localhost:3000</url>.");
+        if (!args.url?.trim()) return toolError("invalid_args", "launch needs <url>, the page to open, e.g. <url>http://localhost:3000</url>.");
         const url = normalizeUrl(args.url);
-        if (!url.ok) return error(url.error);
+        if (!url.ok) return toolError("invalid_args", url.error);
         const guard = new NavigationGuard({ cwd: context.cwd, ignore: ignoreRulesOf(context), allowPrivate: context.allowPrivateUrls === true, launched: url.url });
         shot = await session.launch(url.url, context.signal, (target) => guard.check(target));
       } else {
-        if (!session.isOpen) return error(`the browser is not open, so ${action} cannot run. Launch it first: action launch with a url.`);
+        if (!session.isOpen) return toolError("unavailable", `the browser is not open, so ${action} cannot run. Launch it first: action launch with a url.`);
         const input = toInput(action, args, session.viewport);
-        if (typeof input === "string") return error(input);
+        if (typeof input === "string") return toolError("invalid_args", input);
         shot = await session.act(input, context.signal);
       }
       return { kind: "result", text: describe(action, args, shot), images: [shot.screenshot] };
     } catch (err) {
-      if (err instanceof BrowserError) return error(err.message);
+      if (err instanceof BrowserError) return toolError("failed", err.message);
       throw err;
     }
   },

@@ -1,5 +1,6 @@
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { markdown, view } from "./present";
 
 export const condenseTool = defineTool({
   name: "condense",
@@ -9,9 +10,14 @@ export const condenseTool = defineTool({
   params: {
     context: p.string("What the summary must keep (decisions, files, open work)", { raw: true }),
   },
+  present(args, status) {
+    // Also the card of the task's own condensing (the context guard's), which starts running.
+    const title = status === "done" ? "condensed the conversation" : status === "streaming" || status === "waiting" ? "condense the conversation" : "condensing the conversation";
+    return view(title, undefined, markdown(args.context));
+  },
   async execute(args, context) {
     const task = context.task;
-    if (!task) return { kind: "result", text: "Error: condensing is not available here." };
+    if (!task) return toolError("unavailable", "condensing is not available here.");
     const summary = await task.condense(args.context.trim());
     return { kind: "result", text: `The conversation before this call is now replaced by this summary:\n${summary}` };
   },

@@ -4,6 +4,11 @@ import type { ApprovalDecision, ApprovalDetails } from "../ports/approvals";
 import type { EditReview } from "../ports/editReview";
 import type { FileSystem } from "../ports/fileSystem";
 import type { ArgsOf, ParamSpecs } from "./params";
+import type { ToolStatus } from "../../shared/protocol/chat";
+import type { ToolView } from "../../shared/toolView";
+import type { ToolErrorReason } from "../../shared/toolOutcome";
+
+export type { ToolErrorReason } from "../../shared/toolOutcome";
 
 /**
  * Calls approved on their own terms, apart from their tool's group: deleting (an edit tool, but
@@ -68,7 +73,22 @@ export type ToolOutcome =
   | { kind: "question"; question: string; suggestions: Suggestion[] }
   | { kind: "completion"; result: string; command?: string }
   /** The user said no when the tool asked (a reviewed edit); nothing was changed. */
-  | { kind: "denied"; feedback?: string };
+  | { kind: "denied"; feedback?: string }
+  /**
+   * The call failed: it counts toward the errors-in-a-row stop, and the model reads `Error: <message>`
+   * (see errorText). Failing is this kind, never a result whose text looks like an error.
+   */
+  | { kind: "error"; reason: ToolErrorReason; message: string };
+
+/** A failed call's outcome; `message` is what the model reads after "Error: ". */
+export function toolError(reason: ToolErrorReason, message: string): Extract<ToolOutcome, { kind: "error" }> {
+  return { kind: "error", reason, message };
+}
+
+/** How the model (and the call's card) is told of a failure, the same for every tool. */
+export function errorText(message: string): string {
+  return `Error: ${message}`;
+}
 
 export interface ApprovalInfo {
   summary: string;
@@ -91,8 +111,16 @@ export interface ToolDefinition<S extends ParamSpecs = ParamSpecs> {
   params: S;
   /** What the user is asked to approve; undefined for tools that never need approval. */
   approval?(args: ArgsOf<S>): ApprovalInfo;
+  /**
+   * How a call looks (its chat card, the CLI's line), from its arguments as the model wrote them:
+   * any of them may be missing or cut short while they stream. Pure, and never throws.
+   */
+  present?(args: PartialArgs<S>, status: ToolStatus): ToolView;
   execute(args: ArgsOf<S>, context: ToolContext): Promise<ToolOutcome>;
 }
+
+/** A call's arguments as text, as far as they have arrived. */
+export type PartialArgs<S extends ParamSpecs> = { readonly [K in keyof S]?: string };
 
 export type AnyTool = ToolDefinition<ParamSpecs>;
 

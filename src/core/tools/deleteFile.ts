@@ -1,9 +1,10 @@
 import { isAbsolute, join, relative } from "node:path";
-import { defineTool, type ToolContext } from "./defineTool";
+import { defineTool, toolError, type ToolContext } from "./defineTool";
 import { decodeText, proposeEdit } from "./fileEdit";
 import { fingerprint } from "../files/guardedWrite";
 import { formatSize } from "./fileFormats";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
 import { resolvePath, type ResolvedPath } from "./paths";
 import { ignoreRulesOf } from "../workspace/ignore";
 
@@ -52,16 +53,10 @@ async function deleteFolder(target: ResolvedPath, recursive: boolean, context: T
   const count = await countFolder(context, target.absolute);
   const entries = count.files + count.folders;
   if (entries > 0 && !recursive) {
-    return {
-      kind: "result" as const,
-      text: `Error: the folder ${target.display} is not empty (${plural(count.files, "file")}, ${plural(count.folders, "folder")}), so it was not deleted. Set recursive to true to delete it with everything in it, or delete what is in it first.`,
-    };
+    return toolError("conflict", `the folder ${target.display} is not empty (${plural(count.files, "file")}, ${plural(count.folders, "folder")}), so it was not deleted. Set recursive to true to delete it with everything in it, or delete what is in it first.`);
   }
   if (count.hidden.length > 0) {
-    return {
-      kind: "result" as const,
-      text: `Error: ${target.display} holds paths hidden from Kiln by .kilocodeignore (${count.hidden.join(", ")}); it was not deleted. Leave it alone or ask the user to delete it.`,
-    };
+    return toolError("ignored", `${target.display} holds paths hidden from Kiln by .kilocodeignore (${count.hidden.join(", ")}); it was not deleted. Leave it alone or ask the user to delete it.`);
   }
   const contents = entries === 0 ? "an empty folder" : `${count.capped ? "more than " : ""}${plural(count.files, "file")} in ${plural(count.folders + 1, "folder")}`;
   const approve = context.approve ?? (async () => ({ approved: true }) as const);
@@ -82,18 +77,21 @@ export const deleteFileTool = defineTool({
   },
   // Its own category: auto-approving edits does not auto-approve deleting.
   approval: (args) => ({ summary: `Delete ${args.path}${args.recursive ? " and everything in it" : ""}`, paths: [args.path], reviewed: true, category: "delete" }),
+  present(args) {
+    return view("delete_file", args.path, fieldsBody([["also", args.recursive === "true" ? "everything in it" : undefined]]));
+  },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);
     // The workspace, or a folder holding it: that is never a cleanup step.
     const fromTarget = relative(target.absolute, context.cwd);
     const holdsWorkspace = !(fromTarget === ".." || fromTarget.startsWith("../") || fromTarget.startsWith("..\\") || isAbsolute(fromTarget));
     if (holdsWorkspace) {
-      return { kind: "result", text: `Error: ${target.display} is the workspace folder${fromTarget === "" ? "" : " or holds it"}; it cannot be deleted. Name the files or folders inside it to delete.` };
+      return toolError("invalid_args", `${target.display} is the workspace folder${fromTarget === "" ? "" : " or holds it"}; it cannot be deleted. Name the files or folders inside it to delete.`);
     }
     const stat = await context.fs.stat(target.absolute);
-    if (!stat) return { kind: "result", text: `Error: ${target.display} does not exist, so there is nothing to delete. Check the path with list_files.` };
+    if (!stat) return toolError("not_found", `${target.display} does not exist, so there is nothing to delete. Check the path with list_files.`);
     if (stat.type === "directory") return deleteFolder(target, args.recursive === true, context);
-    if (stat.type !== "file") return { kind: "result", text: `Error: ${target.display} is not a regular file or folder (a device, socket or FIFO); Kiln does not delete those.` };
+    if (stat.type !== "file") return toolError("wrong_type", `${target.display} is not a regular file or folder (a device, socket or FIFO); Kiln does not delete those.`);
 
     const bytes = stat.size <= MAX_DIFF_BYTES ? await context.fs.readFile(target.absolute) : undefined;
     const read = bytes && decodeText(target.absolute, bytes, await context.fs.encodingHint?.(target.absolute));

@@ -1,9 +1,11 @@
 import type { CommandStatus } from "../ports/terminal";
 import { destructiveReason } from "./commandSafety";
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { plural } from "../../shared/plural";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
+import { fields } from "../../shared/toolView";
 import { resolvePath } from "./paths";
 
 export const DEFAULT_TIMEOUT_S = 120;
@@ -77,22 +79,28 @@ export const executeCommandTool = defineTool({
     // The tool asks itself, so a destructive command can insist on asking despite auto-approval.
     reviewed: true,
   }),
+  present(args) {
+    const rows: [string, string | undefined][] = [["in", args.cwd], ["timeout", args.timeout && `${args.timeout} s`]];
+    if (args.command === undefined) return view("execute_command", undefined, fieldsBody(rows));
+    const shown = fields(rows);
+    return view("execute_command", undefined, { kind: "command", command: args.command, ...(shown.length > 0 && { fields: shown }) });
+  },
   async execute(args, context) {
-    if (!context.terminal) return { kind: "result", text: "Error: this host cannot run commands (it has no terminal)." };
+    if (!context.terminal) return toolError("unavailable", "this host cannot run commands (it has no terminal).");
     const reason = destructiveReason(args.command);
-    if (reason && !context.approve) return { kind: "result", text: `Error: this command is never run without the user's approval (${reason}), and no one can approve it here.` };
+    if (reason && !context.approve) return toolError("unavailable", `this command is never run without the user's approval (${reason}), and no one can approve it here.`);
     const decision = context.approve ? await context.approve(reason ? { alwaysAsk: true, reason: `This command is potentially destructive: ${reason}.` } : {}) : { approved: true as const };
     if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
 
     const cwd = resolvePath(context.cwd, args.cwd ?? ".");
     const stat = await context.fs.stat(cwd.absolute);
-    if (stat?.type !== "directory") return { kind: "result", text: `Error: ${cwd.display} is ${stat ? "not a folder" : "missing"}; give cwd as an existing folder.` };
+    if (stat?.type !== "directory") return toolError(stat ? "wrong_type" : "not_found", `${cwd.display} is ${stat ? "not a folder" : "missing"}; give cwd as an existing folder.`);
     const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
     let status: CommandStatus;
     try {
       status = await context.terminal.run(args.command, { cwd: cwd.absolute, timeoutMs: timeoutS * 1000, signal: context.signal });
     } catch (err) {
-      return { kind: "result", text: `Error: the command could not be started: ${err instanceof Error ? err.message : String(err)}` };
+      return toolError("failed", `the command could not be started: ${err instanceof Error ? err.message : String(err)}`);
     }
     const where = args.cwd ? ` (in ${cwd.display})` : "";
     // The model should read "Read-only file system" or a failed connection as the sandbox's doing.

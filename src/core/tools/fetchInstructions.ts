@@ -1,5 +1,6 @@
 import { defineTool } from "./defineTool";
 import { p } from "./params";
+import { view } from "./present";
 
 const CREATE_MCP_SERVER = `# Creating an MCP server for Kiln
 
@@ -107,6 +108,9 @@ export const fetchInstructionsTool = defineTool({
   description: "Get Kiln's instructions for a task: create_mcp_server (write an MCP server and register it) or create_mode (define a custom mode).",
   params: {
     task: p.string("Which instructions to get", { enum: Object.keys(INSTRUCTIONS) }),
+  },
+  present(args) {
+    return view("fetch_instructions", args.task);
   },
   async execute(args) {
     return { kind: "result", text: INSTRUCTIONS[args.task as keyof typeof INSTRUCTIONS] };

@@ -1,4 +1,4 @@
-import type { ToolContext, ToolOutcome } from "./defineTool";
+import { toolError, type ToolContext, type ToolOutcome } from "./defineTool";
 import { unifiedDiff } from "../diff/unifiedDiff";
 import { DirectEditReview } from "../ports/directEditReview";
 import type { EncodingHint } from "../ports/fileSystem";
@@ -39,8 +39,8 @@ export function decodeText(path: string, bytes: Uint8Array, hint?: EncodingHint)
 
 /** Why an edit tool leaves a file alone that decodeText refused. */
 function refusal(display: string, read: Exclude<TextRead, { ok: true }>): string {
-  if (read.binary) return `Error: ${display} is a binary file (${read.type}), not text; the edit tools change text files only, so nothing was changed.`;
-  return `Error: ${display} cannot be edited safely: ${read.reason}. Nothing was changed, so that no byte of it is rewritten wrongly. If the user knows its encoding, they can tell VS Code (the files.encoding setting, or Reopen with Encoding) or convert the file to UTF-8; otherwise leave the file as it is.`;
+  if (read.binary) return `${display} is a binary file (${read.type}), not text; the edit tools change text files only, so nothing was changed.`;
+  return `${display} cannot be edited safely: ${read.reason}. Nothing was changed, so that no byte of it is rewritten wrongly. If the user knows its encoding, they can tell VS Code (the files.encoding setting, or Reopen with Encoding) or convert the file to UTF-8; otherwise leave the file as it is.`;
 }
 
 /** Back to the file's own conventions: its line endings and its BOM. */
@@ -54,10 +54,10 @@ export function encodeLike(file: TextFile | undefined, text: string): string {
 export async function readTextFile(context: ToolContext, target: ResolvedPath): Promise<TextFile | undefined | ToolOutcome> {
   const stat = await context.fs.stat(target.absolute);
   if (!stat) return undefined;
-  if (stat.type !== "file") return { kind: "result", text: `Error: ${target.display} is ${stat.type === "directory" ? "a folder" : "not a regular file"}.` };
+  if (stat.type !== "file") return toolError("wrong_type", `${target.display} is ${stat.type === "directory" ? "a folder" : "not a regular file"}.`);
   const bytes = await context.fs.readFile(target.absolute);
   const read = decodeText(target.absolute, bytes, await context.fs.encodingHint?.(target.absolute));
-  if (!read.ok) return { kind: "result", text: refusal(target.display, read) };
+  if (!read.ok) return toolError("unsupported", refusal(target.display, read));
   return { ...read.file, fingerprint: fingerprint(bytes) };
 }
 
@@ -99,7 +99,7 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
     const chars = missing.map((c) => JSON.stringify(c)).join(", ");
     return {
       applied: false,
-      outcome: { kind: "result", text: `Error: ${target.display} is stored as ${label(encoding)}, which cannot hold ${chars}; nothing was changed. Write the change without ${missing.length === 1 ? "that character" : "those characters"} (an ASCII spelling, or an escape the file's language understands).` },
+      outcome: toolError("unsupported", `${target.display} is stored as ${label(encoding)}, which cannot hold ${chars}; nothing was changed. Write the change without ${missing.length === 1 ? "that character" : "those characters"} (an ASCII spelling, or an escape the file's language understands).`),
     };
   }
   const patch = unifiedDiff(target.display, target.display, original ?? "", after ?? "", before ? "before" : "new file", after === null ? "deleted" : "proposed");
@@ -121,7 +121,7 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
       : { expected: before?.fingerprint ?? null, ...(proposal.remake && { remake: (current: Uint8Array) => remakeEdit(target, current, hint, proposal.remake!) }) };
   const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, encoding, tool, guard }, () => approve(details));
   if (!result.applied) {
-    if (result.notWritten) return { applied: false, outcome: { kind: "result", text: `Error: ${result.notWritten}` } };
+    if (result.notWritten) return { applied: false, outcome: toolError("conflict", result.notWritten) };
     return { applied: false, outcome: { kind: "denied", feedback: result.feedback } };
   }
   context.changes?.record(target.absolute, target.display, result.remadeFrom ?? original, result.content, encoding);
@@ -135,9 +135,9 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
 /** The edit made again on the file's new bytes, through the same checks as the first time. */
 function remakeEdit(target: ResolvedPath, current: Uint8Array, hint: EncodingHint | undefined, remake: (file: TextFile) => string | ToolOutcome): Remade {
   const read = decodeText(target.absolute, current, hint);
-  if (!read.ok) return { ok: false, reason: refusal(target.display, read).replace(/^Error: /, "") };
+  if (!read.ok) return { ok: false, reason: refusal(target.display, read) };
   const after = remake(read.file);
-  if (typeof after !== "string") return { ok: false, reason: after.kind === "result" ? after.text.replace(/^Error: /, "") : "it could not be made again" };
+  if (typeof after !== "string") return { ok: false, reason: after.kind === "error" ? after.message : "it could not be made again" };
   if (unencodable(after, read.file.encoding).length > 0) return { ok: false, reason: `it holds characters ${label(read.file.encoding)} cannot store` };
   return { ok: true, content: after, original: encodeLike(read.file, read.file.text) };
 }

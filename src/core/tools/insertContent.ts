@@ -1,6 +1,7 @@
-import { defineTool, type ToolOutcome } from "./defineTool";
+import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
+import { fieldsBody, toLines, view } from "./present";
 import { resolvePath } from "./paths";
 
 /** Lines of a text in "\n" form, and whether it ended with a line break. */
@@ -22,12 +23,17 @@ export const insertContentTool = defineTool({
     content: p.string("The lines to insert", { raw: true }),
   },
   approval: (args) => ({ summary: `Insert into ${args.path} ${args.line === 0 ? "at the end" : `before line ${args.line}`}`, paths: [args.path], reviewed: true }),
+  present(args) {
+    const where = !args.line ? undefined : args.line.trim() === "0" ? "at the end" : `before line ${args.line}`;
+    if (args.content === undefined) return view("insert_content", args.path, fieldsBody([["where", where]]));
+    return view("insert_content", args.path, { kind: "diff", hunks: [{ ...(where && { label: where }), removed: [], added: toLines(args.content) }] });
+  },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);
-    if (args.content === "") return { kind: "result", text: "Error: content is empty; give the lines to insert." };
+    if (args.content === "") return toolError("invalid_args", "content is empty; give the lines to insert.");
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
-    if (!before) return { kind: "result", text: `Error: ${target.display} does not exist. insert_content adds to existing files; create a file with write_to_file.` };
+    if (!before) return toolError("not_found", `${target.display} does not exist. insert_content adds to existing files; create a file with write_to_file.`);
 
     const inserted = splitLines(args.content.replace(/\r\n/g, "\n")).lines;
     const insertion = insertLines(before, inserted, args.line, target.display);
@@ -56,10 +62,7 @@ function insertLines(before: TextFile, inserted: string[], line: number, display
   const file = splitLines(before.text.replace(/\r\n/g, "\n"));
   const total = file.lines.length;
   if (line > total) {
-    return {
-      kind: "result",
-      text: `Error: ${display} has ${total} lines, so there is no line ${line} to insert before. Use line 0 to append at the end, or a line from 1 to ${total}.`,
-    };
+    return toolError("invalid_args", `${display} has ${total} lines, so there is no line ${line} to insert before. Use line 0 to append at the end, or a line from 1 to ${total}.`);
   }
   const at = line === 0 ? total : line - 1;
   const lines = [...file.lines.slice(0, at), ...inserted, ...file.lines.slice(at)];

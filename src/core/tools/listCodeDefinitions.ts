@@ -1,6 +1,7 @@
 import { ignoreRulesOf } from "../workspace/ignore";
-import { defineTool, type ToolContext } from "./defineTool";
+import { defineTool, toolError, type ToolContext } from "./defineTool";
 import { p } from "./params";
+import { view } from "./present";
 import { resolvePath } from "./paths";
 import { grammarFor, SUPPORTED_EXTENSIONS } from "./treeSitter/languages";
 import { findDefinitions } from "./treeSitter/definitions";
@@ -17,20 +18,23 @@ export const listCodeDefinitionsTool = defineTool({
     path: p.string("A source file, or a folder whose top-level source files to list, relative to the workspace"),
   },
   approval: (args) => ({ summary: `List definitions in ${args.path}`, paths: [args.path] }),
+  present(args) {
+    return view("list_code_definition_names", args.path);
+  },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);
     const stat = await context.fs.stat(target.absolute);
-    if (!stat) return { kind: "result", text: `Error: ${target.display} does not exist.` };
+    if (!stat) return toolError("not_found", `${target.display} does not exist.`);
     const rules = ignoreRulesOf(context);
-    if (rules.isHiddenFromAgent(target.absolute, stat.type === "directory")) return { kind: "result", text: `Error: ${target.display} is hidden from Kiln by .kilocodeignore.` };
+    if (rules.isHiddenFromAgent(target.absolute, stat.type === "directory")) return toolError("ignored", `${target.display} is hidden from Kiln by .kilocodeignore.`);
     if (stat.type === "file") {
       if (!grammarFor(target.absolute)) {
-        return { kind: "result", text: `Error: ${target.display} is not a supported source file (supported: ${SUPPORTED_EXTENSIONS.join(" ")}). Read it with read_file instead.` };
+        return toolError("unsupported", `${target.display} is not a supported source file (supported: ${SUPPORTED_EXTENSIONS.join(" ")}). Read it with read_file instead.`);
       }
-      if (stat.size > MAX_FILE_BYTES) return { kind: "result", text: `Error: ${target.display} is ${stat.size} bytes, over the ${MAX_FILE_BYTES}-byte limit; use search_files to find definitions in it.` };
+      if (stat.size > MAX_FILE_BYTES) return toolError("too_large", `${target.display} is ${stat.size} bytes, over the ${MAX_FILE_BYTES}-byte limit; use search_files to find definitions in it.`);
       return { kind: "result", text: await describeFile(target.absolute, target.display, context) };
     }
-    if (stat.type !== "directory") return { kind: "result", text: `Error: ${target.display} is neither a file nor a folder.` };
+    if (stat.type !== "directory") return toolError("wrong_type", `${target.display} is neither a file nor a folder.`);
 
     const entries = (await context.fs.readDirectory(target.absolute))
       .filter((e) => e.type === "file" && grammarFor(e.name) !== undefined)

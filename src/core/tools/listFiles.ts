@@ -1,6 +1,7 @@
 import { ignoreRulesOf } from "../workspace/ignore";
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
 import { resolvePath } from "./paths";
 
 export const MAX_ENTRIES = 200;
@@ -18,13 +19,16 @@ export const listFilesTool = defineTool({
     recursive: p.boolean("List everything below the folder", { optional: true }),
   },
   approval: (args) => ({ summary: `List ${args.path}${args.recursive ? " recursively" : ""}`, paths: [args.path] }),
+  present(args) {
+    return view("list_files", args.path, fieldsBody([["depth", args.recursive === undefined ? undefined : args.recursive === "true" ? "recursive" : "top level"]]));
+  },
   async execute(args, context) {
     const root = resolvePath(context.cwd, args.path);
     const stat = await context.fs.stat(root.absolute);
-    if (!stat) return { kind: "result", text: `Error: ${root.display} does not exist.` };
-    if (stat.type !== "directory") return { kind: "result", text: `Error: ${root.display} is not a folder; use read_file to read a file.` };
+    if (!stat) return toolError("not_found", `${root.display} does not exist.`);
+    if (stat.type !== "directory") return toolError("wrong_type", `${root.display} is not a folder; use read_file to read a file.`);
     const rules = ignoreRulesOf(context);
-    if (rules.isHiddenFromAgent(root.absolute, true)) return { kind: "result", text: `Error: ${root.display} is hidden from Kiln by .kilocodeignore.` };
+    if (rules.isHiddenFromAgent(root.absolute, true)) return toolError("ignored", `${root.display} is hidden from Kiln by .kilocodeignore.`);
     // Asked for by name, an ignored folder is listed; inside it only .kilocodeignore still applies.
     const useGitignore = !rules.isIgnored(root.absolute, true);
 

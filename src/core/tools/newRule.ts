@@ -1,6 +1,7 @@
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { p } from "./params";
+import { view } from "./present";
 import { resolvePath } from "./paths";
 import { RULES_FOLDER, ruleFileName } from "../../shared/ruleName";
 
@@ -20,18 +21,20 @@ export const newRuleTool = defineTool({
     // An invalid name asks nothing: execute refuses it before anything is proposed.
     return { summary: file.ok ? `New rule ${RULES_FOLDER}/${file.file}` : "New rule", paths: file.ok ? [`${RULES_FOLDER}/${file.file}`] : [], reviewed: true };
   },
+  present(args) {
+    const file = args.name === undefined ? undefined : ruleFileName(args.name);
+    const path = file?.ok ? `${RULES_FOLDER}/${file.file}` : args.name;
+    return view("new_rule", path, args.content === undefined ? undefined : { kind: "file", path: path ?? "", content: args.content });
+  },
   async execute(args, context) {
     const file = ruleFileName(args.name);
-    if (!file.ok) return { kind: "result", text: `Error: ${file.error}` };
-    if (args.content.trim() === "") return { kind: "result", text: "Error: content is empty; write the rule itself in Markdown." };
+    if (!file.ok) return toolError("invalid_args", file.error);
+    if (args.content.trim() === "") return toolError("invalid_args", "content is empty; write the rule itself in Markdown.");
     const target = resolvePath(context.cwd, `${RULES_FOLDER}/${file.file}`);
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
     if (before) {
-      return {
-        kind: "result",
-        text: `Error: a rule named ${target.display} already exists. Choose another name, or read it and change it with apply_diff if the new rule belongs there.`,
-      };
+      return toolError("conflict", `a rule named ${target.display} already exists. Choose another name, or read it and change it with apply_diff if the new rule belongs there.`);
     }
     const content = args.content.endsWith("\n") ? args.content : `${args.content}\n`;
     const edit = await proposeEdit(context, { target, before: undefined, after: content, tool: "new_rule" });

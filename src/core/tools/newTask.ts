@@ -1,6 +1,7 @@
 import { parseTodos, type TodoItem } from "../ports/taskControls";
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { checklistItems, markdown, view } from "./present";
 
 export const newTaskTool = defineTool({
   name: "new_task",
@@ -12,20 +13,24 @@ export const newTaskTool = defineTool({
     message: p.string("The subtask's instructions", { raw: true }),
     todos: p.string("Optional starting checklist for the subtask ('- [ ] item' lines)", { optional: true, raw: true }),
   },
+  present(args) {
+    if (args.todos === undefined) return view("new_task", args.mode, markdown(args.message));
+    return view("new_task", args.mode, { kind: "checklist", ...(args.message && { text: args.message }), items: checklistItems(args.todos) });
+  },
   async execute(args, context) {
     const task = context.task;
-    if (!task) return { kind: "result", text: "Error: subtasks are not available here." };
+    if (!task) return toolError("unavailable", "subtasks are not available here.");
     const mode = task.modes().find((m) => m.slug === args.mode);
-    if (!mode) return { kind: "result", text: `Error: there is no mode "${args.mode}". Modes: ${task.modes().map((m) => m.slug).join(", ")}.` };
-    if (args.message.trim() === "") return { kind: "result", text: "Error: message is empty; say what the subtask must do." };
+    if (!mode) return toolError("not_found", `there is no mode "${args.mode}". Modes: ${task.modes().map((m) => m.slug).join(", ")}.`);
+    if (args.message.trim() === "") return toolError("invalid_args", "message is empty; say what the subtask must do.");
     let todos: TodoItem[] = [];
     if (args.todos?.trim()) {
       const parsed = parseTodos(args.todos);
-      if (!parsed.ok) return { kind: "result", text: `Error: todos: ${parsed.error}.` };
+      if (!parsed.ok) return toolError("invalid_args", `todos: ${parsed.error}.`);
       todos = parsed.todos;
     }
     const outcome = await task.runSubtask(mode, args.message.trim(), todos);
-    if (!outcome.ok) return { kind: "result", text: `Error: the subtask did not complete: ${outcome.reason}` };
+    if (!outcome.ok) return toolError("failed", `the subtask did not complete: ${outcome.reason}`);
     return { kind: "result", text: `The subtask (${mode.name} mode) completed with this result:\n${outcome.result}` };
   },
 });

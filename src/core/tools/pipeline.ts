@@ -1,7 +1,7 @@
 import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/approvals";
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
-import type { AnyTool, ApprovalCategory, ApprovalInfo, ImageData, ToolContext, ToolGroup, ToolOutcome } from "./defineTool";
+import { errorText, type AnyTool, type ApprovalCategory, type ApprovalInfo, type ImageData, type ToolContext, type ToolErrorReason, type ToolGroup, type ToolOutcome } from "./defineTool";
 import { TOOL_RESULT_MAX_CHARS } from "../../shared/limits";
 import { redactToolResult } from "../llm/redact";
 import { closeCutBlocks } from "../prompts/untrusted";
@@ -76,9 +76,13 @@ export interface PipelineDeps {
 }
 
 export type ToolCallResult =
-  | { status: "done"; outcome: Exclude<ToolOutcome, { kind: "denied" }>; forModel: string; images?: ImageData[] }
+  | { status: "done"; outcome: Exclude<ToolOutcome, { kind: "denied" | "error" }>; forModel: string; images?: ImageData[] }
+  /** The user said no. */
   | { status: "denied"; forModel: string; feedback?: string }
-  | { status: "error"; forModel: string };
+  /** Kiln's rules refused the call without asking anyone (a command on the deny list): no failure, and the chat shows it denied. */
+  | { status: "refused"; forModel: string; reason: string }
+  /** The call failed (the tool's error outcome, or the pipeline's own checks): it counts toward the errors-in-a-row stop. */
+  | { status: "error"; reason: ToolErrorReason; forModel: string };
 
 function denied(toolName: string, feedback: string | undefined): ToolCallResult {
   const said = feedback?.trim();
@@ -119,8 +123,8 @@ function isProtected(path: ResolvedPath): boolean {
   return [path.display, path.real?.display].some((shown) => shown !== undefined && PROTECTED.some((pattern) => pattern.test(shown)));
 }
 
-function fail(message: string): ToolCallResult {
-  return { status: "error", forModel: `Error: ${message}` };
+function fail(reason: ToolErrorReason, message: string): ToolCallResult {
+  return { status: "error", reason, forModel: errorText(message) };
 }
 
 /**
@@ -181,7 +185,7 @@ function stateOf(deps: PipelineDeps): ApprovalState {
 
 /** The policy's refusal: no one was asked, so the model hears the rule, not a user's no. */
 function refused(toolName: string, reason: string): ToolCallResult {
-  return { status: "denied", forModel: `Kiln refused ${toolName} without asking the user: ${reason} Do not try it again in another form; find another way, or ask the user to run it.` };
+  return { status: "refused", reason, forModel: `Kiln refused ${toolName} without asking the user: ${reason} Do not try it again in another form; find another way, or ask the user to run it.` };
 }
 
 function isOutside(path: ResolvedPath, group: ToolGroup, deps: PipelineDeps): boolean {
@@ -213,7 +217,7 @@ async function askBeforeReading(block: ToolUseBlock, tool: AnyTool, approval: Ap
   if (!decision.approved) return denied(tool.name, decision.feedback);
   // The user may have taken a while: the tool reads next, so what the paths lead to is checked again.
   const moved = await movedSinceCheck(paths, deps);
-  return moved ? fail(moved) : undefined;
+  return moved ? fail("conflict", moved) : undefined;
 }
 
 /** Puts the call to the user (the card in VS Code, the terminal in the CLI), its phase shown while it waits. */
@@ -256,14 +260,14 @@ async function movedSinceCheck(paths: readonly ResolvedPath[], deps: PipelineDep
 
 /** validate -> mode check -> approval -> execute -> result for the model. The same for every tool. */
 export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Promise<ToolCallResult> {
-  if (block.error) return fail(block.error);
-  if (block.partial) return fail(`the call to ${block.name} was cut off before it was complete, so it was not run. Send it again in full.`);
+  if (block.error) return fail("invalid_args", block.error);
+  if (block.partial) return fail("invalid_args", `the call to ${block.name} was cut off before it was complete, so it was not run. Send it again in full.`);
   block = deps.translate?.(block) ?? block;
   const tool = deps.registry.get(block.name);
   const available = toolsForMode(deps.mode, deps.registry.list()).map((t) => t.name);
-  if (!tool) return fail(`there is no tool named "${block.name}". Available tools: ${available.join(", ")}.`);
+  if (!tool) return fail("not_found", `there is no tool named "${block.name}". Available tools: ${available.join(", ")}.`);
   const coerced = coerceArgs(tool.params, block.params);
-  if (!coerced.ok) return fail(`${block.name} was called with invalid parameters:\n- ${coerced.errors.join("\n- ")}`);
+  if (!coerced.ok) return fail("invalid_args", `${block.name} was called with invalid parameters:\n- ${coerced.errors.join("\n- ")}`);
   const approval = tool.approval?.(coerced.args);
   const paths = await Promise.all((approval?.paths ?? []).map((path) => resolveRealPath(deps.context.cwd, path)));
   // A mode's file pattern holds for where a link leads too: `plan.md -> src/app.ts` is no Markdown file.
@@ -272,13 +276,13 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   if (!mode.ok) {
     const able = (deps.modes ?? []).filter((m) => checkMode(m, tool.group, tool.name, modePaths).ok).map((m) => m.slug);
     const elsewhere = able.length ? ` Modes that may: ${able.join(", ")} (switch_mode, or new_task for a subtask).` : "";
-    return fail(`${mode.reason}${elsewhere} Tools available in this mode: ${available.join(", ")}.`);
+    return fail("mode", `${mode.reason}${elsewhere} Tools available in this mode: ${available.join(", ")}.`);
   }
 
   const rules = ignoreRulesOf(deps.context);
   const hidden = paths.filter((p) => isHidden(p, rules));
   if (hidden.length > 0) {
-    return fail(`${hidden.map((p) => p.display).join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden from Kiln by .kilocodeignore; leave ${hidden.length === 1 ? "it" : "them"} alone or ask the user.`);
+    return fail("ignored", `${hidden.map((p) => p.display).join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden from Kiln by .kilocodeignore; leave ${hidden.length === 1 ? "it" : "them"} alone or ask the user.`);
   }
   if (approval?.reviewed) {
     const early = await askBeforeReading(block, tool, approval, paths, deps);
@@ -317,7 +321,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   };
   if (!approval?.reviewed) {
     const decision = await approve();
-    if (moved) return fail(moved);
+    if (moved) return fail("conflict", moved);
     if (refusal) return refused(tool.name, refusal);
     if (!decision.approved) return denied(tool.name, decision.feedback);
   }
@@ -326,14 +330,15 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   try {
     outcome = await tool.execute(coerced.args, { ...deps.context, approve, ...(deps.onProgress && { progress: deps.onProgress }) });
   } catch (err) {
-    return fail(`${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return fail("failed", `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (outcome.kind === "denied") return moved ? fail(moved) : refusal ? refused(tool.name, refusal) : denied(tool.name, outcome.feedback);
-  if (outcome.kind !== "result") return { status: "done", outcome, forModel: "" };
-  const isError = outcome.text.startsWith("Error:");
-  // Before the cut: the full text saved for the model to page through is redacted too.
-  const text = await cap(tool.name, redactToolResult(outcome.text, deps.redactSecrets !== false), deps);
-  return isError ? { status: "error", forModel: text } : { status: "done", outcome, forModel: text, images: outcome.images };
+  if (outcome.kind === "denied") return moved ? fail("conflict", moved) : refusal ? refused(tool.name, refusal) : denied(tool.name, outcome.feedback);
+  if (outcome.kind === "question" || outcome.kind === "completion") return { status: "done", outcome, forModel: "" };
+  // Before the cut: the full text saved for the model to page through is redacted too. An error's
+  // message may quote what the tool met (an MCP server's answer, a command's complaint).
+  const redacted = (text: string) => cap(tool.name, redactToolResult(text, deps.redactSecrets !== false), deps);
+  if (outcome.kind === "error") return { status: "error", reason: outcome.reason, forModel: await redacted(errorText(outcome.message)) };
+  return { status: "done", outcome, forModel: await redacted(outcome.text), images: outcome.images };
 }
 
 async function cap(toolName: string, text: string, deps: PipelineDeps): Promise<string> {

@@ -1,7 +1,8 @@
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { describeState, formatOutput } from "./executeCommand";
 import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
 
 const MAX_WAIT_S = 600;
 const PAGE_LINES = 500;
@@ -41,11 +42,14 @@ export const readCommandOutputTool = defineTool({
     start_line: p.integer("Page through the whole output from this line (1-based) instead of reading what is new", { optional: true, min: 1 }),
   },
   // No approval: it only reads what a command the user approved printed, or stops that command.
+  present(args) {
+    return view("read_command_output", args.id, fieldsBody([["wait", args.wait && `${args.wait} s`], ["stop", args.stop === "true" ? "yes" : undefined], ["from line", args.start_line]]));
+  },
   async execute(args, context) {
-    if (!context.terminal) return { kind: "result", text: "Error: this host cannot run commands (it has no terminal)." };
+    if (!context.terminal) return toolError("unavailable", "this host cannot run commands (it has no terminal).");
     const id = args.id.replace(/^#/, "");
     const status = await context.terminal.read(id, { waitMs: (args.wait ?? 0) * 1000, stop: args.stop, signal: context.signal });
-    if (!status) return { kind: "result", text: `Error: there is no command with id ${args.id} in this task; execute_command gives the id when a command goes on in the background.` };
+    if (!status) return toolError("not_found", `there is no command with id ${args.id} in this task; execute_command gives the id when a command goes on in the background.`);
     const full = context.terminal.fullOutput(id) ?? "";
     const header = `Command ${status.id}: ${status.command}\n${describeState(status)}`;
     if (args.start_line !== undefined) {

@@ -1,9 +1,11 @@
 import { fingerprint } from "../files/guardedWrite";
 import { z } from "zod";
-import { defineTool, type ImageData, type ToolContext } from "./defineTool";
+import { defineTool, toolError, type ImageData, type ToolContext } from "./defineTool";
 import { classify, extractDocxText, extractPdfText, formatSize, imageTypeByExtension, MAX_IMAGE_BYTES } from "./fileFormats";
 import { READ_FILE_MAX_LINES } from "../../shared/limits";
 import { p } from "./params";
+import { lineRange, view } from "./present";
+import { plural } from "../../shared/plural";
 import { resolvePath } from "./paths";
 import { asArray, parseStructured } from "./structured";
 import type { EncodingHint } from "../ports/fileSystem";
@@ -133,6 +135,29 @@ function tooBigImage(display: string, size: number): ReadResult {
   return fileError(display, `this image is ${formatSize(size)}, over the ${formatSize(MAX_IMAGE_BYTES)} limit for images; ask the user for a smaller copy or a description.`);
 }
 
+/** The files `args` names as far as it has arrived (XML or JSON, maybe cut off), each with the lines asked for. */
+function filesNamed(text: string): { path: string; note?: string }[] {
+  const json = /^\s*[[{]/.test(text);
+  const parsed = json ? parseStructured(text) : undefined;
+  let files: { path: string; ranges: string[] }[];
+  if (parsed?.ok) {
+    const value = parsed.value as { file?: unknown } | unknown[] | null;
+    const list: unknown[] = Array.isArray(value) ? value : asArray(value?.file);
+    files = list.map((entry) => {
+      const file = (typeof entry === "object" && entry !== null ? entry : {}) as { path?: unknown; line_range?: unknown };
+      return { path: typeof file.path === "string" ? file.path : "", ranges: asArray(file.line_range).map((r) => (typeof r === "string" ? r : JSON.stringify(r))) };
+    });
+  } else if (json) {
+    files = [...text.matchAll(/"path"\s*:\s*"((?:[^"\\]|\\.)*)/g)].map((m) => ({ path: m[1]!, ranges: [] }));
+  } else {
+    files = [...text.matchAll(/<file>([\s\S]*?)(?:<\/file>|$)/g)].map((m) => ({
+      path: /<path>([\s\S]*?)(?:<\/path>|$)/.exec(m[1]!)?.[1]?.trim() ?? "",
+      ranges: [...m[1]!.matchAll(/<line_range>([\s\S]*?)(?:<\/line_range>|$)/g)].map((r) => r[1]!.trim()),
+    }));
+  }
+  return files.map(({ path, ranges }) => (ranges.length > 0 ? { path, note: `lines ${ranges.join(", ")}` } : { path }));
+}
+
 export const readFileTool = defineTool({
   name: "read_file",
   group: "read",
@@ -148,16 +173,21 @@ export const readFileTool = defineTool({
     const paths = parsed?.ok ? [...new Set(parsed.files.map((f) => f.path))] : args.path ? [args.path] : [];
     return { summary: `Read ${paths.join(", ") || "files"}`, paths };
   },
+  present(args) {
+    const files = args.args === undefined ? undefined : filesNamed(args.args);
+    const target = files && args.path === undefined ? plural(files.length, "file") : `${args.path ?? ""}${lineRange(args.start_line, args.end_line)}`;
+    return view("read_file", target, files && { kind: "files", files });
+  },
   async execute(args, context) {
     let requests: FileRequest[];
     if (args.args !== undefined && args.args.trim() !== "") {
       const parsed = parseFiles(args.args);
-      if (!parsed.ok) return { kind: "result", text: `Error: ${parsed.error}` };
+      if (!parsed.ok) return toolError("invalid_args", parsed.error);
       requests = parsed.files;
     } else if (args.path) {
       requests = [{ path: args.path, start: args.start_line, end: args.end_line }];
     } else {
-      return { kind: "result", text: "Error: give <path> (one file) or <args> (several files)." };
+      return toolError("invalid_args", "give <path> (one file) or <args> (several files).");
     }
     const parts: string[] = [];
     const images: ImageData[] = [];

@@ -1,5 +1,6 @@
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { markdown, view } from "./present";
 
 export const reportBugTool = defineTool({
   name: "report_bug",
@@ -9,8 +10,11 @@ export const reportBugTool = defineTool({
     title: p.string("One-line title"),
     description: p.string("What happened, what was expected, steps to reproduce", { raw: true }),
   },
+  present(args) {
+    return view("report_bug", args.title, markdown(args.description));
+  },
   async execute(args) {
-    if (args.title.trim() === "" || args.description.trim() === "") return { kind: "result", text: "Error: give both a title and a description." };
+    if (args.title.trim() === "" || args.description.trim() === "") return toolError("invalid_args", "give both a title and a description.");
     const body = `## ${args.title.trim()}\n\n${args.description.trim()}`;
     // Shown on the tool card for the user to copy; the model only learns that it was prepared.
     return { kind: "result", text: `Prepared this bug report for the user; nothing was sent. Tell the user where it is and go on.\n\n${body}` };

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { COMMANDS_DIR, COMMAND_NAME, fillArguments, readWorkflow, workflowNames } from "../commands/workflows";
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
 
 export const runSlashCommandTool = defineTool({
   name: "run_slash_command",
@@ -11,15 +12,18 @@ export const runSlashCommandTool = defineTool({
     command: p.string("Command name, without the slash"),
     args: p.string("Arguments for the workflow", { optional: true, raw: true }),
   },
+  present(args) {
+    return view("run_slash_command", args.command && `/${args.command}`, fieldsBody([["args", args.args]]));
+  },
   async execute(args, context) {
     const name = args.command.replace(/^\//, "");
-    if (!COMMAND_NAME.test(name)) return { kind: "result", text: `Error: "${args.command}" is not a command name (letters, digits, . _ - only).` };
+    if (!COMMAND_NAME.test(name)) return toolError("invalid_args", `"${args.command}" is not a command name (letters, digits, . _ - only).`);
     const dir = join(context.cwd, COMMANDS_DIR);
     const workflow = await readWorkflow(context.fs, dir, name);
     if (!workflow) {
       const names = await workflowNames(context.fs, dir);
       const list = names.length ? `Commands: ${names.map((n) => `/${n}`).join(", ")}.` : `There are no commands in ${COMMANDS_DIR}.`;
-      return { kind: "result", text: `Error: there is no command /${name}. ${list}` };
+      return toolError("not_found", `there is no command /${name}. ${list}`);
     }
     const filled = fillArguments(workflow.body, args.args ?? "");
     return { kind: "result", text: `Workflow /${name}; follow these instructions:\n<workflow>\n${filled}\n</workflow>` };

@@ -1,6 +1,7 @@
-import { defineTool, type ToolOutcome } from "./defineTool";
+import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
+import { fieldsBody, toLines, view } from "./present";
 import { resolvePath } from "./paths";
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -20,9 +21,17 @@ export const searchAndReplaceTool = defineTool({
     end_line: p.integer("Only replace up to this line (inclusive)", { optional: true, min: 1 }),
   },
   approval: (args) => ({ summary: `Replace ${args.use_regex ? "matches of a pattern" : "text"} in ${args.path}`, paths: [args.path], reviewed: true }),
+  present(args) {
+    const lines = args.start_line || args.end_line ? `lines ${args.start_line ?? "1"}-${args.end_line ?? "end"}` : undefined;
+    const how = [args.use_regex === "true" && "regex", args.ignore_case === "true" && "ignore case", lines].filter(Boolean).join(", ");
+    if (args.search === undefined && args.replace === undefined) return view("search_and_replace", args.path, fieldsBody([["match", how]]));
+    // An empty replacement deletes the matches: only removed lines.
+    const hunk = { ...(how && { label: how }), removed: args.search === undefined ? [] : toLines(args.search), added: args.replace ? toLines(args.replace) : [] };
+    return view("search_and_replace", args.path, { kind: "diff", hunks: [hunk] });
+  },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);
-    if (args.search === "") return { kind: "result", text: "Error: search is empty; give the text (or pattern) to find." };
+    if (args.search === "") return toolError("invalid_args", "search is empty; give the text (or pattern) to find.");
     // Lines are matched in "\n" form whatever the file uses, so a search written with "\n" finds CRLF text.
     const search = args.search.replace(/\r\n/g, "\n");
     const replace = args.replace.replace(/\r\n/g, "\n");
@@ -30,12 +39,12 @@ export const searchAndReplaceTool = defineTool({
     try {
       pattern = new RegExp(args.use_regex ? search : escapeRegex(search), `gm${args.ignore_case ? "i" : ""}`);
     } catch (err) {
-      return { kind: "result", text: `Error: search is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}. Fix the pattern, or set use_regex to false to search for the text as written.` };
+      return toolError("invalid_args", `search is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}. Fix the pattern, or set use_regex to false to search for the text as written.`);
     }
 
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
-    if (!before) return { kind: "result", text: `Error: ${target.display} does not exist. Check the path with list_files.` };
+    if (!before) return toolError("not_found", `${target.display} does not exist. Check the path with list_files.`);
     const replacement = replaceIn(before, pattern, replace, args.use_regex === true, args, target.display);
     if (isOutcome(replacement)) return replacement;
     const { after, occurrences, within: range } = replacement;
@@ -68,8 +77,8 @@ function replaceIn(
   const total = text.endsWith("\n") ? lines.length - 1 : lines.length;
   const start = range.start_line ?? 1;
   const end = Math.min(range.end_line ?? total, total);
-  if (start > total) return { kind: "result", text: `Error: ${display} has ${total} lines; start_line ${start} is past the end.` };
-  if (end < start) return { kind: "result", text: `Error: end_line ${range.end_line} is before start_line ${start}.` };
+  if (start > total) return toolError("invalid_args", `${display} has ${total} lines; start_line ${start} is past the end.`);
+  if (end < start) return toolError("invalid_args", `end_line ${range.end_line} is before start_line ${start}.`);
 
   // Only the chosen lines are searched: a match cannot reach outside the range.
   const head = lines.slice(0, start - 1);
@@ -81,7 +90,7 @@ function replaceIn(
   const within = range.start_line !== undefined || range.end_line !== undefined ? ` within lines ${start}-${end}` : "";
   if (count === 0) {
     const hint = useRegex ? "Check the pattern" : "Check the exact text (spaces, indentation, case), set ignore_case, or use use_regex";
-    return { kind: "result", text: `Error: no match for the search in ${display}${within}; the file is unchanged. ${hint}; read_file shows the current content.` };
+    return toolError("no_match", `no match for the search in ${display}${within}; the file is unchanged. ${hint}; read_file shows the current content.`);
   }
   const after = [...head, replaced, ...tail].join("\n");
   const occurrences = `${count} ${count === 1 ? "occurrence" : "occurrences"}`;

@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { ignoreRulesOf } from "../workspace/ignore";
-import { defineTool } from "./defineTool";
+import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
 import { resolvePath } from "./paths";
 import { rgText, ripgrepPath, runRipgrep, type RgMessage } from "./ripgrep";
 
@@ -30,17 +31,20 @@ export const searchFilesTool = defineTool({
     file_pattern: p.string("Glob of the files to search, e.g. `*.ts` or `src/**/*.{js,jsx}`; default all files", { optional: true }),
   },
   approval: (args) => ({ summary: `Search ${args.path} for /${args.regex}/${args.file_pattern ? ` in ${args.file_pattern}` : ""}`, paths: [args.path] }),
+  present(args) {
+    return view("search_files", args.path, fieldsBody([["regex", args.regex], ["in", args.path], ["files", args.file_pattern]], true));
+  },
   async execute(args, context) {
-    if (args.regex === "") return { kind: "result", text: "Error: <regex> is empty; give the pattern to search for." };
+    if (args.regex === "") return toolError("invalid_args", "<regex> is empty; give the pattern to search for.");
     const root = resolvePath(context.cwd, args.path);
     const stat = await context.fs.stat(root.absolute);
-    if (!stat) return { kind: "result", text: `Error: ${root.display} does not exist. Use list_files to see what is there.` };
+    if (!stat) return toolError("not_found", `${root.display} does not exist. Use list_files to see what is there.`);
     // rg would wait on a FIFO for a writer that never comes, and a device may never end.
-    if (stat.type === "other") return { kind: "result", text: `Error: ${root.display} is not a regular file (a device, socket or FIFO); it cannot be searched.` };
+    if (stat.type === "other") return toolError("wrong_type", `${root.display} is not a regular file (a device, socket or FIFO); it cannot be searched.`);
     const rules = ignoreRulesOf(context);
-    if (rules.isHiddenFromAgent(root.absolute, stat.type === "directory")) return { kind: "result", text: `Error: ${root.display} is hidden from Kiln by .kilocodeignore.` };
+    if (rules.isHiddenFromAgent(root.absolute, stat.type === "directory")) return toolError("ignored", `${root.display} is hidden from Kiln by .kilocodeignore.`);
     const rg = ripgrepPath();
-    if (!rg) return { kind: "result", text: "Error: ripgrep is not available in this installation, so search_files cannot run. Use list_files and read_file instead." };
+    if (!rg) return toolError("unavailable", "ripgrep is not available in this installation, so search_files cannot run. Use list_files and read_file instead.");
 
     const flags = ["--context", "1", "--no-require-git", "--hidden", "--no-config", ...SKIPPED_GLOBS.flatMap((g) => ["--glob", g])];
     if (args.file_pattern) flags.push("--glob", args.file_pattern);
@@ -89,8 +93,8 @@ export const searchFilesTool = defineTool({
     if (run.code === 2 && matches === 0 && NEEDS_PCRE2.test(run.stderr)) run = await search(true);
     if (context.signal.aborted) return { kind: "result", text: "Cancelled." };
     const where = `${root.display === "." ? "the workspace" : root.display}${args.file_pattern ? ` (files matching ${args.file_pattern})` : ""}`;
-    if (run.stuckOnFifo) return { kind: "result", text: stuckOnFifo(where, files, matches) };
-    if (run.code === 2 && matches === 0) return { kind: "result", text: explainFailure(run.stderr, args.file_pattern) };
+    if (run.stuckOnFifo) return toolError("failed", stuckOnFifo(where, files, matches));
+    if (run.code === 2 && matches === 0) return explainFailure(run.stderr, args.file_pattern);
 
     if (files.size === 0) return { kind: "result", text: `No matches for /${args.regex}/ in ${where}.` };
     return { kind: "result", text: format(files, where, matches, more) };
@@ -105,20 +109,20 @@ function displayPath(path: string): string {
 
 /** rg stopped at a FIFO named .gitignore, .ignore or .rgignore: say so, with what it found before. */
 function stuckOnFifo(where: string, files: Map<string, Line[]>, matches: number): string {
-  const why = `Error: the search of ${where} stopped at a FIFO (named pipe) called .gitignore, .ignore or .rgignore, in that folder or above it: ripgrep opens those to read ignore rules, and a FIFO never ends.`;
+  const why = `the search of ${where} stopped at a FIFO (named pipe) called .gitignore, .ignore or .rgignore, in that folder or above it: ripgrep opens those to read ignore rules, and a FIFO never ends.`;
   // rg reads ignore files only while walking folders, so one file given as the path is searched.
   const advice = "Search single files (give one file as path), or ask the user to remove the FIFO.";
   if (matches === 0) return `${why} ${advice}`;
   return `${why} ${advice} What it found before:\n\n${format(files, where, matches, false)}`;
 }
 
-function explainFailure(stderr: string, filePattern: string | undefined): string {
+function explainFailure(stderr: string, filePattern: string | undefined): ToolOutcome {
   const detail = stderr.replace(/^rg: /gm, "").trim() || "ripgrep failed without saying why";
   if (/regex parse error|error parsing regex|regex could not be compiled|PCRE2/i.test(detail)) {
-    return `Error: <regex> is not a valid regular expression (ripgrep uses Rust regex syntax; escape literal ( ) [ ] { } . * + ? | \\ with a backslash):\n${detail}`;
+    return toolError("invalid_args", `<regex> is not a valid regular expression (ripgrep uses Rust regex syntax; escape literal ( ) [ ] { } . * + ? | \\ with a backslash):\n${detail}`);
   }
-  if (filePattern && /glob/i.test(detail)) return `Error: <file_pattern> "${filePattern}" is not a valid glob:\n${detail}`;
-  return `Error: the search failed:\n${detail}`;
+  if (filePattern && /glob/i.test(detail)) return toolError("invalid_args", `<file_pattern> "${filePattern}" is not a valid glob:\n${detail}`);
+  return toolError("failed", `the search failed:\n${detail}`);
 }
 
 function format(files: Map<string, Line[]>, where: string, matches: number, more: boolean): string {

@@ -1,5 +1,6 @@
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { markdown, view } from "./present";
 
 export const switchModeTool = defineTool({
   name: "switch_mode",
@@ -9,12 +10,15 @@ export const switchModeTool = defineTool({
     mode_slug: p.string("Slug of the mode to switch to"),
     reason: p.string("Why the switch is needed", { optional: true }),
   },
+  present(args) {
+    return view("switch_mode", args.mode_slug, markdown(args.reason));
+  },
   async execute(args, context) {
     const task = context.task;
-    if (!task) return { kind: "result", text: "Error: switching modes is not available here." };
+    if (!task) return toolError("unavailable", "switching modes is not available here.");
     const slugs = task.modes().map((m) => m.slug);
     const target = task.modes().find((m) => m.slug === args.mode_slug);
-    if (!target) return { kind: "result", text: `Error: there is no mode "${args.mode_slug}". Modes: ${slugs.join(", ")}.` };
+    if (!target) return toolError("not_found", `there is no mode "${args.mode_slug}". Modes: ${slugs.join(", ")}.`);
     if (target.slug === task.mode().slug) return { kind: "result", text: `Already in ${target.name} mode.` };
     task.switchMode(target);
     return { kind: "result", text: `Switched to ${target.name} mode${args.reason ? ` (${args.reason})` : ""}. Its tools and role apply from now on.` };

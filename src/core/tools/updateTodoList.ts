@@ -1,6 +1,7 @@
 import { formatTodos, parseTodos } from "../ports/taskControls";
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { checklistItems, view } from "./present";
 
 export const updateTodoListTool = defineTool({
   name: "update_todo_list",
@@ -10,12 +11,15 @@ export const updateTodoListTool = defineTool({
   params: {
     todos: p.string("The whole checklist", { raw: true }),
   },
+  present(args) {
+    return view("update_todo_list", undefined, args.todos === undefined ? undefined : { kind: "checklist", items: checklistItems(args.todos) });
+  },
   async execute(args, context) {
     const task = context.task;
-    if (!task) return { kind: "result", text: "Error: a todo list is not available here." };
+    if (!task) return toolError("unavailable", "a todo list is not available here.");
     const parsed = parseTodos(args.todos);
-    if (!parsed.ok) return { kind: "result", text: `Error: ${parsed.error}.` };
-    if (parsed.todos.length === 0) return { kind: "result", text: "Error: the checklist is empty; give at least one item." };
+    if (!parsed.ok) return toolError("invalid_args", `${parsed.error}.`);
+    if (parsed.todos.length === 0) return toolError("invalid_args", "the checklist is empty; give at least one item.");
     task.setTodos(parsed.todos);
     const open = parsed.todos.filter((t) => t.status !== "completed").length;
     return { kind: "result", text: `Todo list updated (${parsed.todos.length} items, ${open} open):\n${formatTodos(parsed.todos)}` };

@@ -3,22 +3,23 @@ import { progressText } from "../mcp/requests";
 import type { McpHubApi, McpServerView } from "../mcp/types";
 import { untrusted } from "../prompts/untrusted";
 import { parseJsonWithinLimits } from "../toolcall/jsonLimits";
-import { defineTool, type ToolOutcome } from "./defineTool";
+import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { p } from "./params";
+import { fieldsBody, view } from "./present";
 
 /** The server, connected, or the error the model can act on. */
 export function connectedServer(hub: McpHubApi | undefined, name: string): McpServerView | ToolOutcome {
-  if (!hub) return { kind: "result", text: "Error: no MCP servers are configured here." };
+  if (!hub) return toolError("unavailable", "no MCP servers are configured here.");
   const servers = hub.servers();
   const server = servers.find((s) => s.name === name);
   if (!server) {
     const names = servers.map((s) => s.name);
-    return { kind: "result", text: `Error: there is no MCP server "${name}". ${names.length ? `Servers: ${names.join(", ")}.` : "No servers are configured."}` };
+    return toolError("not_found", `there is no MCP server "${name}". ${names.length ? `Servers: ${names.join(", ")}.` : "No servers are configured."}`);
   }
   if (server.state === "needs-approval") {
-    return { kind: "result", text: `Error: MCP server "${name}" has not been started: it comes from the project's .kilocode/mcp.json and the user has not allowed it yet${server.error ? ` (${server.error})` : ""}. Ask the user to allow it in Kiln's MCP view, or do without it.` };
+    return toolError("unavailable", `MCP server "${name}" has not been started: it comes from the project's .kilocode/mcp.json and the user has not allowed it yet${server.error ? ` (${server.error})` : ""}. Ask the user to allow it in Kiln's MCP view, or do without it.`);
   }
-  if (server.state !== "connected") return { kind: "result", text: `Error: MCP server "${name}" is ${server.state}${server.error ? ` (${server.error})` : ""}; it cannot be used now.` };
+  if (server.state !== "connected") return toolError("unavailable", `MCP server "${name}" is ${server.state}${server.error ? ` (${server.error})` : ""}; it cannot be used now.`);
   return server;
 }
 
@@ -40,6 +41,9 @@ export const useMcpToolTool = defineTool({
     tool_name: p.string("The tool's name on that server"),
     arguments: p.string("The tool's arguments as a JSON object", { optional: true, raw: true }),
   },
+  present(args) {
+    return view("use_mcp_tool", [args.server_name, args.tool_name].filter(Boolean).join(" · "), fieldsBody([["arguments", args.arguments]], true));
+  },
   approval: (args) => ({
     summary: `Use ${args.tool_name} on ${args.server_name}${args.arguments?.trim() ? ` with ${args.arguments.trim().slice(0, 200)}` : ""}`,
     paths: [],
@@ -51,19 +55,19 @@ export const useMcpToolTool = defineTool({
     const server = connectedServer(context.mcp, args.server_name);
     if ("kind" in server) return server;
     const tool = server.tools.find((t) => t.name === args.tool_name);
-    if (!tool) return { kind: "result", text: `Error: MCP server "${server.name}" has no tool "${args.tool_name}". Its tools: ${server.tools.filter((t) => t.enabled).map((t) => t.name).join(", ") || "none"}.` };
-    if (!tool.enabled) return { kind: "result", text: `Error: the user turned off ${tool.name} on "${server.name}".` };
+    if (!tool) return toolError("not_found", `MCP server "${server.name}" has no tool "${args.tool_name}". Its tools: ${server.tools.filter((t) => t.enabled).map((t) => t.name).join(", ") || "none"}.`);
+    if (!tool.enabled) return toolError("unavailable", `the user turned off ${tool.name} on "${server.name}".`);
     const parsed = parseArguments(args.arguments);
-    if (typeof parsed === "string") return { kind: "result", text: `Error: ${parsed}.` };
+    if (typeof parsed === "string") return toolError("invalid_args", `${parsed}.`);
     const problem = checkArguments(tool.inputSchema, parsed);
-    if (problem) return { kind: "result", text: `Error: ${problem}. The input schema of ${tool.name}: ${JSON.stringify(tool.inputSchema)}` };
+    if (problem) return toolError("invalid_args", `${problem}. The input schema of ${tool.name}: ${JSON.stringify(tool.inputSchema)}`);
     const decision = context.approve ? await context.approve() : { approved: true as const };
     if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
     const progress = context.progress;
     const result = await context.mcp!.callTool(server.name, tool.name, parsed, context.signal, progress ? { onProgress: (p) => progress(progressText(p)) } : {});
     // The server's words, error or not, are data for the model: it may not take orders from them.
     const source = `mcp:${server.name}/${tool.name}`;
-    if (result.isError) return { kind: "result", text: `Error: ${server.name}/${tool.name} reported an error:\n${untrusted(source, result.text || "(no message)")}` };
+    if (result.isError) return toolError("mcp", `${server.name}/${tool.name} reported an error:\n${untrusted(source, result.text || "(no message)")}`);
     return { kind: "result", text: result.text ? untrusted(source, result.text) : "(the tool returned nothing)", ...(result.images.length ? { images: result.images } : {}) };
   },
 });
@@ -76,6 +80,9 @@ export const accessMcpResourceTool = defineTool({
     server_name: p.string("The MCP server's name"),
     uri: p.string("The resource's URI"),
   },
+  present(args) {
+    return view("access_mcp_resource", args.server_name, fieldsBody([["uri", args.uri]]));
+  },
   approval: (args) => ({ summary: `Read ${args.uri} from ${args.server_name}`, paths: [], reviewed: true }),
   async execute(args, context) {
     const server = connectedServer(context.mcp, args.server_name);
@@ -84,7 +91,7 @@ export const accessMcpResourceTool = defineTool({
     if (!decision.approved) return { kind: "denied", feedback: decision.feedback };
     const result = await context.mcp!.readResource(server.name, args.uri.trim(), context.signal);
     const source = `mcp:${server.name}/${args.uri.trim()}`;
-    if (result.isError) return { kind: "result", text: `Error: reading ${args.uri} from ${server.name} failed:\n${untrusted(source, result.text)}` };
+    if (result.isError) return toolError("mcp", `reading ${args.uri} from ${server.name} failed:\n${untrusted(source, result.text)}`);
     return { kind: "result", text: result.text ? untrusted(source, result.text) : "(the resource is empty)", ...(result.images.length ? { images: result.images } : {}) };
   },
 });

@@ -1,5 +1,6 @@
-import { defineTool } from "./defineTool";
+import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
+import { view } from "./present";
 import { resolvePath } from "./paths";
 import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { findPlaceholder } from "./placeholders";
@@ -36,14 +37,14 @@ export const writeToFileTool = defineTool({
     const lines = countLines(args.content);
     return { summary: `Write ${args.path} (${lines} ${lines === 1 ? "line" : "lines"})`, paths: [args.path], reviewed: true };
   },
+  present(args) {
+    return view("write_to_file", args.path, args.content === undefined ? undefined : { kind: "file", path: args.path ?? "", content: args.content });
+  },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);
     const lines = countLines(args.content);
     if (args.line_count !== undefined && args.line_count > 0 && lines < args.line_count * 0.5) {
-      return {
-        kind: "result",
-        text: `Error: content has ${lines} lines but line_count says ${args.line_count}; the content looks cut off, so nothing was written. Send the complete file.`,
-      };
+      return toolError("invalid_args", `content has ${lines} lines but line_count says ${args.line_count}; the content looks cut off, so nothing was written. Send the complete file.`);
     }
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
@@ -51,18 +52,12 @@ export const writeToFileTool = defineTool({
     // user or another task) would silently go with the rewrite.
     const seen = context.seen?.get(target.absolute);
     if (seen !== undefined && seen !== (before?.fingerprint ?? null)) {
-      return {
-        kind: "result",
-        text: `Error: ${target.display} ${before ? "changed" : "was deleted"} after you last read or wrote it (the user or another task ${before ? "edited" : "deleted"} it); nothing was written, so that change is kept. Read it again and write your content on top of what it holds now.`,
-      };
+      return toolError("conflict", `${target.display} ${before ? "changed" : "was deleted"} after you last read or wrote it (the user or another task ${before ? "edited" : "deleted"} it); nothing was written, so that change is kept. Read it again and write your content on top of what it holds now.`);
     }
     // Only a rewrite can lose code to a placeholder; a new file has nothing to leave out.
     const placeholder = before ? findPlaceholder(args.content, { existing: before.text, path: target.display }) : undefined;
     if (placeholder) {
-      return {
-        kind: "result",
-        text: `Error: line ${placeholder.line} of content, "${placeholder.text}", looks like a placeholder for code you left out. write_to_file replaces the whole file, so that code would be lost; nothing was written. Send the complete file content with every line written out, or change only part of the file with apply_diff.`,
-      };
+      return toolError("invalid_args", `line ${placeholder.line} of content, "${placeholder.text}", looks like a placeholder for code you left out. write_to_file replaces the whole file, so that code would be lost; nothing was written. Send the complete file content with every line written out, or change only part of the file with apply_diff.`);
     }
     // An existing file keeps its line endings, BOM and encoding, and a new one is written as sent,
     // but for the end: see withFinalNewline.

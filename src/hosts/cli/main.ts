@@ -29,6 +29,7 @@ import { identityFor } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
 import { cliSandbox } from "./sandbox";
+import { formatToolCall, formatToolStart } from "./toolLines";
 
 async function readStdin(): Promise<string> {
   const parts: Buffer[] = [];
@@ -214,13 +215,13 @@ async function runTask(args: CliArgs, task: Task): Promise<number> {
       const item = event.item;
       if (item.role === "assistant") print(item.text);
       if (item.role === "error") printErr(`\nkiln: ${item.error.message}\n`);
-      if (item.role === "tool" && item.name === "condense" && item.status === "running") printErr(`\n[condensing the conversation: ${item.params.context}]\n`);
+      // A call the task starts itself (condensing) runs at once: no later line says what it is doing.
+      if (item.role === "tool" && item.status === "running") printErr(`\n${formatToolStart(item)}\n`);
       if (item.role === "question") print(`\n? ${item.question}${item.suggestions.map((s) => `\n  - ${s.text}`).join("")}\n`);
       if (item.role === "completion") print(`\n✓ ${item.result}\n`);
     }
     if (event.type === "itemChanged" && event.item.role === "tool" && (event.item.status === "done" || event.item.status === "denied" || event.item.status === "error")) {
-      const target = event.item.params.path ? ` ${event.item.params.path}` : "";
-      printErr(`\n[${event.item.name}${target}: ${event.item.status}]\n`);
+      printErr(`\n${formatToolCall(event.item)}\n`);
     }
   });
   let usage: Extract<TaskEvent, { type: "usage" }> | undefined;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { McpRequestItemSchema } from "./mcpRequests";
 import { CheckpointItemSchema } from "./checkpoints";
+import { ToolViewSchema } from "../toolView";
 
 /** Why a request failed, in words a user can act on; drives the retry button and the message. */
 export const ErrorKindSchema = z.enum([
@@ -47,6 +48,8 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
     name: z.string(),
     params: z.record(z.string(), z.string()),
     status: ToolStatusSchema,
+    /** How the call looks, as its tool presents it (absent on cards saved by older versions). */
+    view: ToolViewSchema.optional(),
     /** What the model was told: the result, the error, or the denial. */
     result: z.string().optional(),
     /** While it runs: the latest progress the tool reported ("3/5 — indexing"). */

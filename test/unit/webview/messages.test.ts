@@ -39,7 +39,7 @@ describe("chat items", () => {
     expect(reasoning().hasAttribute("open")).toBe(false);
   });
 
-  it("turns a question's suggestions into buttons that answer it, naming a suggested mode", () => {
+  it("turns a question's suggestions into buttons that answer it; one with a mode switches to it first", () => {
     message({
       id: "q1",
       role: "question",
@@ -52,9 +52,10 @@ describe("chat items", () => {
     expect(buttons.map((b) => el(b).textContent)).toEqual(["src/a.ts", "Plan it first (switch to Architect)"]);
     fireEvent.click(buttons[0]!);
     fireEvent.click(buttons[1]!);
-    // No mode switch from the chat yet: a suggestion with a mode sends its text like the others.
+    // A suggestion with a mode switches the task to it first, so the answer is read in that mode.
     expect(posted).toEqual([
       { type: "chat/send", text: "src/a.ts" },
+      { type: "chat/setMode", slug: "architect" },
       { type: "chat/send", text: "Plan it first" },
     ]);
   });

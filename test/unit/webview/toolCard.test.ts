@@ -2,13 +2,15 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { withView } from "../../../src/core/agent/presenter";
 import type { ToolItem, ToolStatus } from "../../../src/shared/protocol/chat";
 import { el, texts } from "./dom";
 import { posted } from "./host";
 import { ToolCard } from "./ui";
 
+/** A card as the host sends it: with the view its tool presents. */
 function tool(name: string, params: Record<string, string>, status: ToolStatus = "streaming", extra: Partial<ToolItem> = {}): ToolItem {
-  return { id: "t1", role: "tool", name, params, status, ...extra };
+  return withView({ id: "t1", role: "tool", name, params, status, ...extra });
 }
 
 function card(item: ToolItem) {

@@ -1,27 +1,9 @@
 export type TodoStatus = "pending" | "in_progress" | "completed";
 
-const ITEM = /^\s*(?:[-*]\s*)?\[( |x|X|-|~)\]\s*(.*?)\s*$/;
-
-/**
- * `- [ ] pending`, `- [-] in progress`, `- [x] done`, read leniently: the list may be cut off
- * mid-line while it streams, and a line that is not an item is shown as it is.
- */
-export function parseChecklist(text: string): { text: string; status: TodoStatus | undefined }[] {
-  return text
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      const match = ITEM.exec(line);
-      if (!match) return { text: line.trim(), status: undefined };
-      const mark = match[1]!;
-      return { text: match[2]!, status: mark === " " ? "pending" : mark === "x" || mark === "X" ? "completed" : "in_progress" };
-    });
-}
-
 const BOX: Record<TodoStatus, string> = { pending: "☐", in_progress: "◐", completed: "☑" };
 
-export function Checklist({ text }: { text: string }) {
-  const items = parseChecklist(text);
+/** A todo list as its tool read it; an item without a status is a line that is not an item, shown as it is. */
+export function Checklist({ items }: { items: { text: string; status?: TodoStatus }[] }) {
   if (items.length === 0) return null;
   return (
     <ul className="checklist" data-testid="checklist">

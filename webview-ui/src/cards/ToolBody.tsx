@@ -1,142 +1,81 @@
 import { useEffect, useRef } from "react";
-import type { ToolItem } from "../../../src/shared/protocol/chat";
+import type { ToolStatus } from "../../../src/shared/protocol/chat";
+import type { ToolField, ToolHunk, ToolViewBody } from "../../../src/shared/toolView";
+import { Markdown } from "../Markdown";
 import { Checklist } from "./Checklist";
 import { Collapsible } from "./Collapsible";
-import { countLines, parseDiffBlocks, type DiffBlock } from "./diffText";
-
-type Params = Record<string, string>;
+import { countLines } from "./diffText";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** `10-40`, `10-` or `1-40` from read_file's optional start and end lines. */
-function lineRange(params: Params): string {
-  const { start_line: start, end_line: end } = params;
-  return start || end ? `:${start ?? "1"}-${end ?? ""}` : "";
-}
-
-/** What the call works on, for the card's title: a path (with the lines read), a mode, an action. */
-export function toolTarget(item: ToolItem): string {
-  const p = item.params;
-  switch (item.name) {
-    case "read_file":
-      if (p.args !== undefined && p.path === undefined) return plural(filesToRead(p.args).length, "file");
-      return `${p.path ?? ""}${lineRange(p)}`;
-    case "execute_command":
-      return "";
-    case "browser_action":
-      return p.action ?? "";
-    case "new_task":
-      return p.mode ?? "";
-    case "switch_mode":
-      return p.mode_slug ?? "";
-    case "use_mcp_tool":
-      return [p.server_name, p.tool_name].filter(Boolean).join(" · ");
+/**
+ * The card's body while the call's arguments stream and after: what it reads, writes or runs, as
+ * its tool presents it. Drawn by the kind of body alone; a file or a diff follows its end while
+ * the arguments stream. `folded`: the approval box shows the change itself, so a diff folds.
+ */
+export function ToolBody({ body, status, folded = false }: { body: ToolViewBody | undefined; status: ToolStatus; folded?: boolean }) {
+  if (!body) return null;
+  const streaming = status === "streaming";
+  switch (body.kind) {
+    case "fields":
+      return <Fields fields={body.fields} />;
+    case "file":
+      return <WritePreview content={body.content} streaming={streaming} />;
+    case "diff":
+      return <DiffPreview hunks={body.hunks} streaming={streaming} folded={folded} />;
+    case "command":
+      return (
+        <>
+          <pre className="command-line" data-testid="command-line">
+            <code>{body.command}</code>
+          </pre>
+          {body.fields && <Fields fields={body.fields} />}
+        </>
+      );
+    case "files":
+      return <FileList files={body.files} />;
+    case "markdown":
+      return <Markdown className="tool-markdown" text={body.text} />;
+    case "checklist":
+      return (
+        <>
+          {body.text && <Markdown className="tool-markdown" text={body.text} />}
+          <Checklist items={body.items} />
+        </>
+      );
     default:
-      return p.path ?? p.url ?? "";
+      return null;
   }
 }
 
-/** read_file's several-files form: `<file><path>a.ts</path><line_range>1-40</line_range></file>…`. */
-function filesToRead(args: string): { path: string; ranges: string[] }[] {
-  return [...args.matchAll(/<file>([\s\S]*?)(?:<\/file>|$)/g)].map((m) => ({
-    path: /<path>([\s\S]*?)(?:<\/path>|$)/.exec(m[1]!)?.[1]?.trim() ?? "",
-    ranges: [...m[1]!.matchAll(/<line_range>([\s\S]*?)(?:<\/line_range>|$)/g)].map((r) => r[1]!.trim()),
-  }));
-}
-
-/** The card's body while its parameters stream and after: what the call reads, writes or runs. */
-export function ToolBody({ item }: { item: ToolItem }) {
-  const p = item.params;
-  const streaming = item.status === "streaming";
-  switch (item.name) {
-    case "read_file":
-      return p.args !== undefined ? <ReadFiles args={p.args} /> : null;
-    case "list_files":
-      return <Fields rows={[["in", p.path], ["depth", p.recursive === "true" ? "recursive" : p.recursive === undefined ? undefined : "top level"]]} />;
-    case "search_files":
-      return <Fields code rows={[["regex", p.regex], ["in", p.path], ["files", p.file_pattern]]} />;
-    case "write_to_file":
-      return <WritePreview content={p.content} streaming={streaming} />;
-    case "apply_diff":
-      return p.diff === undefined ? null : <DiffPreview blocks={parseDiffBlocks(p.diff)} streaming={streaming} />;
-    case "insert_content":
-      return (
-        <>
-          <Fields rows={[["where", p.line === undefined ? undefined : p.line === "0" ? "at the end" : `before line ${p.line}`]]} />
-          {p.content !== undefined && <Lines kind="add" lines={toLines(p.content)} />}
-        </>
-      );
-    case "search_and_replace":
-      return <SearchReplace params={p} />;
-    case "execute_command":
-      return (
-        <>
-          {p.command !== undefined && (
-            <pre className="command-line" data-testid="command-line">
-              <code>{p.command}</code>
-            </pre>
-          )}
-          <Fields rows={[["in", p.cwd], ["timeout", p.timeout && `${p.timeout} s`]]} />
-        </>
-      );
-    case "browser_action":
-      return <Fields rows={[["url", p.url], ["at", p.coordinate], ["size", p.size], ["text", p.text]]} />;
-    case "update_todo_list":
-      return p.todos === undefined ? null : <Checklist text={p.todos} />;
-    case "new_task":
-      return (
-        <>
-          {p.message !== undefined && <div className="tool-text">{p.message}</div>}
-          {p.todos !== undefined && <Checklist text={p.todos} />}
-        </>
-      );
-    case "switch_mode":
-      return p.reason ? <div className="tool-text">{p.reason}</div> : null;
-    case "ask_followup_question":
-    case "attempt_completion": {
-      // Their own chat item shows them once the call has run; until then the card previews them.
-      const text = item.name === "ask_followup_question" ? p.question : p.result;
-      return item.status === "streaming" || item.status === "waiting" ? (text ? <div className="tool-text">{text}</div> : null) : null;
-    }
-    default:
-      return <Fields rows={Object.entries(p)} />;
-  }
-}
-
-/** Label / value rows; values that are absent (not streamed yet) are left out. */
-function Fields({ rows, code = false }: { rows: [string, string | undefined][]; code?: boolean }) {
-  const shown = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== "");
-  if (shown.length === 0) return null;
+/** Label / value rows; a value of several lines, or one marked as code, shows as code. */
+function Fields({ fields }: { fields: ToolField[] }) {
+  if (fields.length === 0) return null;
   return (
     <dl className="tool-fields">
-      {shown.map(([label, value]) => (
-        <div key={label} className="tool-field">
-          <dt>{label}</dt>
-          <dd>{code || value.includes("\n") ? <code>{value}</code> : value}</dd>
+      {fields.map((field, i) => (
+        <div key={i} className="tool-field">
+          <dt>{field.label}</dt>
+          <dd>{field.code || field.value.includes("\n") ? <code>{field.value}</code> : field.value}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
-function ReadFiles({ args }: { args: string }) {
+function FileList({ files }: { files: { path: string; note?: string }[] }) {
   return (
     <ul className="tool-files">
-      {filesToRead(args).map((file, i) => (
+      {files.map((file, i) => (
         <li key={i}>
           {file.path}
-          {file.ranges.length > 0 && <span className="tool-dim"> lines {file.ranges.join(", ")}</span>}
+          {file.note && <span className="tool-dim"> {file.note}</span>}
         </li>
       ))}
     </ul>
   );
-}
-
-/** A parameter's lines; the newline that ends the last one starts no line of its own. */
-function toLines(text: string): string[] {
-  return text.replace(/\r?\n$/, "").split(/\r?\n/);
 }
 
 /** Lines shown as a diff side: `+` added, `-` removed; one block each, as in the approval diff. */
@@ -176,34 +115,28 @@ function FollowingPre({ text, follow }: { text: string; follow: boolean }) {
   );
 }
 
-function DiffPreview({ blocks, streaming }: { blocks: DiffBlock[]; streaming: boolean }) {
-  if (blocks.length === 0) return null;
-  const removed = blocks.reduce((n, b) => n + b.search.length, 0);
-  const added = blocks.reduce((n, b) => n + b.replace.length, 0);
+/** One hunk: where, then its removed and added lines. */
+function Hunk({ hunk }: { hunk: ToolHunk }) {
   return (
-    <Collapsible className="tool-preview" testId="diff-preview" autoOpen={streaming} summary={`${plural(blocks.length, "change")}: −${removed} +${added}`}>
-      {() =>
-        blocks.map((block, i) => (
-          <div key={i} className="diff-block" data-testid="diff-block">
-            {block.startLine !== undefined && <div className="tool-dim">at line {block.startLine}</div>}
-            {block.search.length > 0 && <Lines kind="del" lines={block.search} />}
-            {block.replace.length > 0 && <Lines kind="add" lines={block.replace} />}
-          </div>
-        ))
-      }
-    </Collapsible>
+    <div className="diff-block" data-testid="diff-block">
+      {hunk.label && <div className="tool-dim">{hunk.label}</div>}
+      {hunk.removed.length > 0 && <Lines kind="del" lines={hunk.removed} />}
+      {hunk.added.length > 0 && <Lines kind="add" lines={hunk.added} />}
+    </div>
   );
 }
 
-function SearchReplace({ params: p }: { params: Params }) {
-  const flags = [p.use_regex === "true" && "regex", p.ignore_case === "true" && "ignore case", (p.start_line || p.end_line) && `lines ${p.start_line ?? "1"}-${p.end_line ?? "end"}`]
-    .filter(Boolean)
-    .join(", ");
+/** A change this small shows as it is; a larger one folds under its count, open while it streams. */
+const INLINE_LINES = 12;
+
+function DiffPreview({ hunks, streaming, folded }: { hunks: ToolHunk[]; streaming: boolean; folded: boolean }) {
+  if (hunks.length === 0) return null;
+  const removed = hunks.reduce((n, h) => n + h.removed.length, 0);
+  const added = hunks.reduce((n, h) => n + h.added.length, 0);
+  if (!folded && hunks.length === 1 && removed + added <= INLINE_LINES) return <Hunk hunk={hunks[0]!} />;
   return (
-    <>
-      {flags && <div className="tool-dim">{flags}</div>}
-      {p.search !== undefined && <Lines kind="del" lines={toLines(p.search)} />}
-      {p.replace !== undefined && (p.replace === "" ? <div className="tool-dim">(deleted)</div> : <Lines kind="add" lines={toLines(p.replace)} />)}
-    </>
+    <Collapsible className="tool-preview" testId="diff-preview" autoOpen={streaming} summary={`${plural(hunks.length, "change")}: −${removed} +${added}`}>
+      {() => hunks.map((hunk, i) => <Hunk key={i} hunk={hunk} />)}
+    </Collapsible>
   );
 }

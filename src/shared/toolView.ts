@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/**
+ * How a tool call looks, wherever it is shown: the chat's card, the CLI's line. Each tool says it
+ * (its `present` in src/core/tools), from its arguments as far as they have arrived, so the places
+ * that show a call know nothing of any tool or parameter name.
+ */
+
+/** A labelled value; `code` shows it as code (a regex, a glob). */
+export const ToolFieldSchema = z.object({ label: z.string(), value: z.string(), code: z.boolean().optional() });
+export type ToolField = z.infer<typeof ToolFieldSchema>;
+
+/** One change: lines taken out and put in, and where (`at line 12`, `before line 5`). */
+export const ToolHunkSchema = z.object({ label: z.string().optional(), removed: z.array(z.string()), added: z.array(z.string()) });
+export type ToolHunk = z.infer<typeof ToolHunkSchema>;
+
+export const ChecklistStatusSchema = z.enum(["pending", "in_progress", "completed"]);
+
+export const ToolViewBodySchema = z.discriminatedUnion("kind", [
+  /** Label / value rows. */
+  z.object({ kind: z.literal("fields"), fields: z.array(ToolFieldSchema) }),
+  /** A file's whole new content. */
+  z.object({ kind: z.literal("file"), path: z.string(), content: z.string() }),
+  /** Changes to a file, hunk by hunk. */
+  z.object({ kind: z.literal("diff"), hunks: z.array(ToolHunkSchema) }),
+  /** A command line, with where and how it runs; its output is the call's result. */
+  z.object({ kind: z.literal("command"), command: z.string(), fields: z.array(ToolFieldSchema).optional() }),
+  /** Files, each with a note (the lines read). */
+  z.object({ kind: z.literal("files"), files: z.array(z.object({ path: z.string(), note: z.string().optional() })) }),
+  /** Text the model wrote (a question, a reason, instructions). */
+  z.object({ kind: z.literal("markdown"), text: z.string() }),
+  /** A todo list, an item without status being a line that is not an item; `text` comes above it. */
+  z.object({ kind: z.literal("checklist"), text: z.string().optional(), items: z.array(z.object({ text: z.string(), status: ChecklistStatusSchema.optional() })) }),
+]);
+export type ToolViewBody = z.infer<typeof ToolViewBodySchema>;
+
+export const ToolViewSchema = z.object({
+  /**
+   * What the call does, for a person to read. For now the tool's name, as cards have always shown
+   * it (tests and screen readers read the title line as `name target state`).
+   */
+  title: z.string(),
+  /** What it works on, shown after the title: a path (with the lines read), a mode, a server · tool. */
+  target: z.string().optional(),
+  /** Absent when the title says it all (or nothing has arrived yet). */
+  body: ToolViewBodySchema.optional(),
+});
+export type ToolView = z.infer<typeof ToolViewSchema>;
+
+/** The title line as text: `read_file src/greet.ts:10-40`. */
+export function toolHeading(view: ToolView): string {
+  return view.target ? `${view.title} ${view.target}` : view.title;
+}
+
+/** Label / value rows without the values that are absent (not streamed yet) or empty; `code` marks them all as code. */
+export function fields(rows: readonly (readonly [string, string | undefined])[], code = false): ToolField[] {
+  return rows.flatMap(([label, value]) => (value === undefined || value === "" ? [] : [code ? { label, value, code } : { label, value }]));
+}

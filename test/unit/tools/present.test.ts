@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { presentTool } from "../../../src/core/agent/presenter";
+import type { AnyTool } from "../../../src/core/tools/defineTool";
+import { createDefaultRegistry } from "../../../src/core/tools/registry";
+import { ToolStatusSchema, type ToolStatus } from "../../../src/shared/protocol/chat";
+import { ToolViewSchema, type ToolView } from "../../../src/shared/toolView";
+
+const STATUSES: readonly ToolStatus[] = ToolStatusSchema.options;
+const TOOLS = createDefaultRegistry().list();
+
+/** Values as a model writes them, for the parameters whose shape matters; the rest by kind. */
+const SAMPLES: Record<string, string> = {
+  path: "src/greet.ts",
+  diff: "<<<<<<< SEARCH\n:start_line:3\n-------\nold line\n=======\nnew line\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nsecond\n=======\nsecond, changed\n>>>>>>> REPLACE",
+  args: "<file><path>a.ts</path><line_range>1-20</line_range></file><file><path>b.ts</path></file>",
+  todos: "- [x] Read the code\n- [-] Write the test\n- [ ] Run it",
+  arguments: '{"city": "Oslo", "days": 3}',
+  follow_up: "<suggest>Yes</suggest><suggest mode=\"code\">No</suggest>",
+  content: "export const a = 1;\nexport const b = 2;\n",
+  url: "http://localhost:3000/index.html",
+  command: "npm test -- --run",
+  action: "click",
+  coordinate: "450,300",
+};
+
+function sample(name: string, tool: AnyTool): string {
+  const spec = tool.params[name]!;
+  if (SAMPLES[name] !== undefined) return SAMPLES[name];
+  if (spec.kind === "integer") return "12";
+  if (spec.kind === "boolean") return "true";
+  return spec.enum?.[0] ?? `some ${name}\nand a second line`;
+}
+
+const half = (text: string) => text.slice(0, Math.ceil(text.length / 2));
+
+/** {}, each parameter alone (whole and cut in half), all of them whole, and all of them cut in half. */
+function argumentSets(tool: AnyTool): Record<string, string>[] {
+  const names = Object.keys(tool.params);
+  const whole = Object.fromEntries(names.map((name) => [name, sample(name, tool)]));
+  return [
+    {},
+    ...names.flatMap((name) => [{ [name]: whole[name]! }, { [name]: half(whole[name]!) }, { [name]: "" }]),
+    whole,
+    Object.fromEntries(names.map((name) => [name, half(whole[name]!)])),
+  ];
+}
+
+function expectWellFormed(view: ToolView, what: string): void {
+  const parsed = ToolViewSchema.safeParse(view);
+  expect(parsed.success, `${what}: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`).toBe(true);
+  expect(view.title.trim(), what).not.toBe("");
+  // Nothing empty is sent: no empty target, no body that shows nothing.
+  expect(view.target, what).not.toBe("");
+  if (view.body?.kind === "fields") expect(view.body.fields.length, what).toBeGreaterThan(0);
+  if (view.body?.kind === "diff") expect(view.body.hunks.length, what).toBeGreaterThan(0);
+}
+
+describe("every tool presents its calls", () => {
+  it("the registry holds the tools the chat shows, the MCP tools among them", () => {
+    const names = TOOLS.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["read_file", "write_to_file", "apply_diff", "execute_command", "use_mcp_tool", "access_mcp_resource", "condense"]));
+    expect(TOOLS.filter((tool) => !tool.present).map((tool) => tool.name)).toEqual([]);
+  });
+
+  it.each(TOOLS.map((tool) => [tool.name, tool] as const))("%s: a well-formed view for no, partial and whole arguments, in every status", (name, tool) => {
+    let views = 0;
+    for (const args of argumentSets(tool)) {
+      for (const status of STATUSES) {
+        const what = `${name} ${status} ${JSON.stringify(args)}`;
+        let view: ToolView | undefined;
+        expect(() => (view = tool.present!(args, status)), what).not.toThrow();
+        expectWellFormed(view!, what);
+        // The presenter gives the same view (and is how the chat items get theirs).
+        expect(presentTool(name, args, status)).toEqual(view);
+        views++;
+      }
+    }
+    expect(views).toBeGreaterThanOrEqual(STATUSES.length * 2);
+  });
+
+  it("a tool nobody knows shows its name, its path, and its other arguments as labelled values", () => {
+    expect(presentTool("custom_tool", { path: "a.ts", mode: "fast" }, "done")).toEqual({ title: "custom_tool", target: "a.ts", body: { kind: "fields", fields: [{ label: "mode", value: "fast" }] } });
+    expect(presentTool("", {}, "streaming")).toEqual({ title: "tool" });
+  });
+});
+
+describe("what the views say", () => {
+  const view = (name: string, args: Record<string, string>, status: ToolStatus = "streaming") => presentTool(name, args, status);
+
+  it("read_file: the path and lines in the target; several files listed, from XML, JSON or JSON cut off", () => {
+    expect(view("read_file", { path: "src/a.ts", start_line: "10", end_line: "40" })).toEqual({ title: "read_file", target: "src/a.ts:10-40" });
+    expect(view("read_file", { args: SAMPLES.args! })).toEqual({
+      title: "read_file",
+      target: "2 files",
+      body: { kind: "files", files: [{ path: "a.ts", note: "lines 1-20" }, { path: "b.ts" }] },
+    });
+    expect(view("read_file", { args: '[{"path": "a.ts", "line_range": ["1-5", "9-12"]}, {"path": "b.ts"}]' }).body).toEqual({
+      kind: "files",
+      files: [{ path: "a.ts", note: "lines 1-5, 9-12" }, { path: "b.ts" }],
+    });
+    expect(view("read_file", { args: '{"file": [{"path": "a.ts"}, {"path": "b.t' }).body).toEqual({ kind: "files", files: [{ path: "a.ts" }, { path: "b.t" }] });
+  });
+
+  it("write_to_file and new_rule: the file with its content; apply_diff: its blocks as hunks, the last one streaming", () => {
+    expect(view("write_to_file", { path: "a.ts", content: "x\n" }).body).toEqual({ kind: "file", path: "a.ts", content: "x\n" });
+    expect(view("new_rule", { name: "Testing conventions", content: "Use vitest." })).toEqual({
+      title: "new_rule",
+      target: ".kilocode/rules/Testing-conventions.md",
+      body: { kind: "file", path: ".kilocode/rules/Testing-conventions.md", content: "Use vitest." },
+    });
+    const streaming = "<<<<<<< SEARCH\n:start_line:3\n-------\nold line\n=======\nnew line\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nsec\n=======\nnew";
+    expect(view("apply_diff", { path: "a.ts", diff: streaming }).body).toEqual({
+      kind: "diff",
+      hunks: [{ label: "at line 3", removed: ["old line"], added: ["new line"] }, { removed: ["sec"], added: ["new"] }],
+    });
+  });
+
+  it("execute_command: the command line with where and how long; the follow-up question only until it has run", () => {
+    expect(view("execute_command", { command: "npm test", cwd: "pkg", timeout: "30" }, "done")).toEqual({
+      title: "execute_command",
+      body: { kind: "command", command: "npm test", fields: [{ label: "in", value: "pkg" }, { label: "timeout", value: "30 s" }] },
+    });
+    expect(view("ask_followup_question", { question: "Which file?" }, "waiting").body).toEqual({ kind: "markdown", text: "Which file?" });
+    expect(view("ask_followup_question", { question: "Which file?" }, "done").body).toBeUndefined();
+  });
+
+  it("checklists: each item with its status, a line that is not an item kept as it is", () => {
+    expect(view("new_task", { mode: "code", message: "Do it.", todos: "- [x] one\nnot an item\n- [ ] tw" })).toEqual({
+      title: "new_task",
+      target: "code",
+      body: { kind: "checklist", text: "Do it.", items: [{ text: "one", status: "completed" }, { text: "not an item" }, { text: "tw", status: "pending" }] },
+    });
+  });
+
+  it("condensing says what it is doing in words, by its status", () => {
+    expect(view("condense", { context: "automatic" }, "running").title).toBe("condensing the conversation");
+    expect(view("condense", { context: "automatic" }, "done").title).toBe("condensed the conversation");
+  });
+});
