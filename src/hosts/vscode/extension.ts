@@ -9,6 +9,7 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/ChatViewProvider";
 import { setApiKey } from "./settings/apiKey";
 import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./settings/providerConfig";
+import { KILN, rawSetting, readSection, readSetting } from "./settings/kilnSettings";
 import { setUpWebview } from "./chat/webviewSetup";
 import { loadWorkspaceModes, toolboxFactory } from "./chat/agentSetup";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./review/proposalDocuments";
@@ -99,19 +100,15 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     logger,
     inputs,
     profiles,
-    getProvider: async () => createProvider(await resolveProviderConfig(context.secrets)),
-    retryPolicy: () => {
-      const retries = vscode.workspace.getConfiguration("kiln.provider").get<number>("retries", DEFAULT_RETRY.maxRetries);
-      const maxRetries = Number.isInteger(retries) && retries >= 0 && retries <= 10 ? retries : DEFAULT_RETRY.maxRetries;
-      return { ...DEFAULT_RETRY, maxRetries };
-    },
-    // Read per request and checked by the core: a value out of bounds is the default.
+    getProvider: async () => createProvider(await resolveProviderConfig(context.secrets, logger)),
+    retryPolicy: () => ({ ...DEFAULT_RETRY, maxRetries: readSetting(KILN.provider.retries, logger) }),
+    // Read per request: a value out of bounds is logged and its default used (the core checks again).
     replyLimits: () => {
-      const reply = vscode.workspace.getConfiguration("kiln.reply");
-      return { maxReplyChars: reply.get<unknown>("maxChars"), maxToolArgChars: reply.get<unknown>("toolArgMaxChars"), maxToolCalls: reply.get<unknown>("maxToolCalls") };
+      const reply = readSection(KILN.reply, logger);
+      return { maxReplyChars: reply.maxChars, maxToolArgChars: reply.toolArgMaxChars, maxToolCalls: reply.maxToolCalls };
     },
     // Validated by the core, which names any bad field in the log.
-    modelOverrides: () => vscode.workspace.getConfiguration("kiln.provider").get<unknown>("modelInfo"),
+    modelOverrides: () => rawSetting(KILN.provider.modelInfo),
     createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub, new WorkspaceCheckpoints(context.globalStorageUri, logger)),
     modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {

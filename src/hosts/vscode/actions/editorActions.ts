@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { capText, fillTemplate, formatProblems, templateFor, type ProblemLine, type PromptKind } from "../../../core/prompts/templates";
 import type { ChatSession } from "../chat/ChatSession";
 import { CHAT_VIEW_ID } from "../chat/ChatViewProvider";
+import { KILN, readSetting } from "../settings/kilnSettings";
 
 export type EditorAction = "explain" | "fix" | "improve" | "addToContext";
 
@@ -19,9 +20,9 @@ export interface CodeSpan {
   diagnostics?: readonly vscode.Diagnostic[];
 }
 
-/** The user's template from `kiln.prompts.<kind>`, or Kiln's default. */
+/** The user's template from `kiln.prompts.<kind>`, or Kiln's default (for an empty one too). */
 export function promptTemplate(kind: PromptKind): string {
-  return templateFor(kind, vscode.workspace.getConfiguration("kiln.prompts").get<unknown>(kind));
+  return templateFor(kind, readSetting(KILN.prompts[kind]));
 }
 
 /** Reveals the sidebar chat, where the actions' tasks and context go. */

@@ -9,7 +9,8 @@ import { ChatMcpRequests } from "./chatMcpRequests";
 import { toHostMessage } from "../../../core/agent/hostMessages";
 import type { Provider } from "../../../core/llm/types";
 import type { Logger } from "../../../core/ports";
-import { DisposableStore, Emitter } from "../../../shared/disposable";
+import { DisposableStore, type Event } from "../../../shared/disposable";
+import { WebviewChannel } from "../webviewChannel";
 import { parseWebviewMessage, type AttachedImage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../../shared/protocol/messages";
 import type { ProfileStore } from "../settings/profileStore";
 import { SessionChoices } from "./sessionChoices";
@@ -67,12 +68,11 @@ export class ChatSession implements vscode.Disposable {
   private readonly approvals: ChatApprovals;
   /** MCP servers' sampling and elicitation requests made while this chat's tools call them. */
   readonly mcpRequests: ChatMcpRequests;
-  private webview: vscode.Webview | undefined;
-  private readonly webviewListeners = new DisposableStore();
+  /** The page this chat shows in, once one is attached. */
+  private readonly channel: WebviewChannel<WebviewToHost, HostToWebview>;
   private readonly taskListeners = new DisposableStore();
-  private readonly posted = new Emitter<HostToWebview>();
   /** Every message sent to the webview, for the in-host tests. */
-  readonly onDidPost = this.posted.event;
+  readonly onDidPost: Event<HostToWebview>;
   /** The chat's mode and profile pickers; undefined without profiles (then the deps decide). */
   private readonly choices: SessionChoices | undefined;
   private readonly sessionListeners = new DisposableStore();
@@ -84,10 +84,6 @@ export class ChatSession implements vscode.Disposable {
   get taskChanges(): TaskChanges | undefined {
     return this.toolbox?.changes;
   }
-  /** Whether the attached page said view/ready: before that, a posted message is lost. */
-  private ready = false;
-  /** Input requests (add to context, focus) made while the page was loading, posted once it is ready. */
-  private readonly pendingInput: HostToWebview[] = [];
   private readonly mcpView: McpViewLink | undefined;
   private readonly historyView: ReturnType<ChatHistory["connect"]> | undefined;
   /** The current task's place in history. */
@@ -97,6 +93,17 @@ export class ChatSession implements vscode.Disposable {
     readonly name: string,
     private readonly deps: ChatSessionDeps,
   ) {
+    this.channel = new WebviewChannel({
+      name,
+      logger: deps.logger,
+      parse: parseWebviewMessage,
+      onMessage: (message) => this.dispatch(message),
+      // A new page (a hidden sidebar may drop its page) starts from the whole chat.
+      readyType: "view/ready",
+      onReady: () => this.postSnapshot(),
+      onDetach: () => this.mcpView?.close(),
+    });
+    this.onDidPost = this.channel.onDidPost;
     this.approvals = new ChatApprovals(deps.logger);
     this.mcpRequests = new ChatMcpRequests({ logger: deps.logger, task: () => this.task, provider: () => this.provider() });
     if (deps.profiles) {
@@ -136,23 +143,12 @@ export class ChatSession implements vscode.Disposable {
   }
 
   attach(webview: vscode.Webview): vscode.Disposable {
-    this.webviewListeners.clear();
-    this.webview = webview;
-    this.ready = false;
-    this.webviewListeners.add(webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
-    return { dispose: () => this.detach(webview) };
+    return this.channel.attach(webview);
   }
 
   /** Entry point for everything the webview sends; nothing else reaches the task. */
   receive(raw: unknown): void {
-    const parsed = parseWebviewMessage(raw);
-    if (!parsed.ok) {
-      this.deps.logger.warn(`${this.name}: dropped ${parsed.reason}`);
-      return;
-    }
-    void this.dispatch(parsed.message).catch((err: unknown) => {
-      this.deps.logger.error(`${this.name}: ${parsed.message.type} failed: ${err instanceof Error ? err.message : String(err)}`);
-    });
+    void this.channel.receive(raw);
   }
 
   /** Editor and terminal actions (Explain, Fix…): a new task that starts with this message. */
@@ -197,10 +193,9 @@ export class ChatSession implements vscode.Disposable {
     this.mcpRequests.dispose();
     this.task.dispose();
     this.taskListeners.dispose();
-    this.webviewListeners.dispose();
+    this.channel.dispose();
     this.mcpView?.dispose();
     this.historyView?.dispose();
-    this.posted.dispose();
   }
 
   private async dispatch(message: WebviewToHost): Promise<void> {
@@ -208,9 +203,7 @@ export class ChatSession implements vscode.Disposable {
     if (message.type.startsWith("history/")) return this.historyView?.receive(message as HistoryToHost);
     switch (message.type) {
       case "view/ready":
-        this.ready = true;
-        this.postSnapshot();
-        for (const waiting of this.pendingInput.splice(0)) this.post(waiting);
+        // The channel has posted the snapshot and what was held for the page.
         return;
       case "chat/send":
         if (!this.task.acceptsInput) {
@@ -374,25 +367,12 @@ export class ChatSession implements vscode.Disposable {
     if (this.choices) this.post({ type: "chat/pickers", pickers: { ...this.choices.pickers(), provider: this.providerSummary() } });
   }
 
+  /** Input requests (add to context, focus) reach the page once it has loaded. */
   private postInput(message: HostToWebview): void {
-    if (this.webview && this.ready) return this.post(message);
-    // A few at most: the page shows them all in its input once it loads.
-    if (this.pendingInput.length < 20) this.pendingInput.push(message);
+    this.channel.postWhenReady(message);
   }
 
   private post(message: HostToWebview): void {
-    this.posted.fire(message);
-    void this.webview?.postMessage(message).then(undefined, (err: unknown) => {
-      this.deps.logger.warn(`${this.name}: could not post ${message.type}: ${String(err)}`);
-    });
-  }
-
-  private detach(webview: vscode.Webview): void {
-    if (this.webview === webview) {
-      this.webview = undefined;
-      this.ready = false;
-      this.webviewListeners.clear();
-      this.mcpView?.close();
-    }
+    this.channel.post(message);
   }
 }

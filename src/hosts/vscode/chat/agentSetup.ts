@@ -5,14 +5,13 @@ import { createPuppeteerSession } from "../../../core/browser/puppeteerSession";
 import { BUILTIN_MODES, findMode, type Mode } from "../../../core/modes/modes";
 import { loadModes } from "../../../core/modes/customModes";
 import type { Logger } from "../../../core/ports";
-import type { ToolProtocolSetting } from "../../../core/prompts/system";
-import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../../shared/limits";
 import { createDefaultRegistry } from "../../../core/tools/registry";
 import type { Approvals } from "../../../core/ports/approvals";
 import { VsCodeFileSystem } from "../VsCodeFileSystem";
 import { createVsCodeTerminal, VsCodeLauncher } from "../terminal/vscodeTerminal";
 import { recorded, type LastTerminalOutput } from "../terminal/terminalOutput";
 import { readAutoApprove } from "../settings/autoApproveSettings";
+import { KILN, readSetting } from "../settings/kilnSettings";
 import { VsCodeCommandSandbox } from "../terminal/commandSandbox";
 import { DiffEditReview } from "../review/diffReview";
 import { workspaceRules } from "../settings/ruleFiles";
@@ -21,20 +20,6 @@ import type { HunkReview } from "../review/hunkReview";
 import type { McpHubApi } from "../../../core/mcp/types";
 import { withCaller } from "../../../core/mcp/requests";
 import type { WorkspaceCheckpoints } from "../history/checkpointActions";
-
-const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
-
-/** Settings are user input: a wrong value is logged and replaced by the default, never fatal. */
-export function setting<T>(logger: Logger, key: string, fallback: T, valid: (value: unknown) => value is T): T {
-  const value = vscode.workspace.getConfiguration("kiln").get<unknown>(key, fallback);
-  if (valid(value)) return value;
-  logger.warn(`setting kiln.${key} is ${JSON.stringify(value)}, which is not valid; using ${JSON.stringify(fallback)}`);
-  return fallback;
-}
-
-function limit(logger: Logger, key: string, bounds: LimitBounds): number {
-  return setting(logger, key, bounds.default, (v): v is number => withinBounds(v, bounds));
-}
 
 /** Tabs open on files of the workspace, the active one first, as the model should see paths. */
 function openFiles(folder: vscode.WorkspaceFolder): string[] {
@@ -109,7 +94,7 @@ export function toolboxFactory(
     const cwd = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
     // Read for each new task, and again by the chat when a mode file changes (ChatSession).
     const loaded = { modes: loadWorkspaceModes(storage, logger) ?? BUILTIN_MODES };
-    const slug = setting(logger, "mode", "code", (v): v is string => typeof v === "string" && findMode(v, loaded.modes) !== undefined);
+    const slug = readSetting(KILN.task.mode, logger, (v) => (findMode(v, loaded.modes) ? undefined : "there is no such mode"));
     const taskDir = vscode.Uri.joinPath(storage, "tasks", `${Date.now()}-${++tasks}`);
     let overflows = 0;
     const toUri = folder.uri.scheme === "file" ? undefined : (path: string) => folder.uri.with({ path });
@@ -118,7 +103,7 @@ export function toolboxFactory(
       registry: createDefaultRegistry(),
       mode: findMode(slug, loaded.modes) ?? BUILTIN_MODES[0]!,
       modes: loaded.modes,
-      protocol: setting(logger, "provider.protocol", "xml", (v): v is ToolProtocolSetting => PROTOCOLS.includes(v as ToolProtocolSetting)),
+      protocol: readSetting(KILN.provider.protocol, logger),
       approvals,
       // Read per call, so turning auto-approve or the command sandbox on or off applies to the running task.
       autoApprove: () => sandbox.approval(readAutoApprove(logger), cwd),
@@ -132,24 +117,24 @@ export function toolboxFactory(
           fs,
           toUri: toUri ?? ((path) => vscode.Uri.file(path)),
           logger,
-          diagnosticsDelay: () => setting(logger, "diagnostics.delayMs", 1000, (v): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 10_000),
-          openDiffEditor: () => setting(logger, "edits.openDiffEditor", true, (v): v is boolean => typeof v === "boolean"),
+          diagnosticsDelay: () => readSetting(KILN.edits.diagnosticsDelayMs, logger),
+          openDiffEditor: () => readSetting(KILN.edits.openDiffEditor, logger),
         }),
       os: type(),
       openFiles: () => openFiles(folder),
-      fuzzyThreshold: () => setting(logger, "applyDiff.fuzzyThreshold", 1, (v): v is number => typeof v === "number" && v >= 0.8 && v <= 1),
+      fuzzyThreshold: () => readSetting(KILN.edits.fuzzyThreshold, logger),
       // Read per call too: a limit changed in the settings panel applies to the running task's next tool.
-      readFileMaxLines: () => limit(logger, "context.readFileMaxLines", READ_FILE_MAX_LINES),
-      toolResultMaxChars: () => limit(logger, "context.toolResultMaxChars", TOOL_RESULT_MAX_CHARS),
-      outputMaxChars: () => limit(logger, "terminal.outputMaxChars", OUTPUT_MAX_CHARS),
-      allowPrivateUrls: () => setting(logger, "mentions.allowPrivateUrls", false, (v): v is boolean => typeof v === "boolean"),
-      redactSecrets: () => setting(logger, "redactSecrets", true, (v): v is boolean => typeof v === "boolean"),
+      readFileMaxLines: () => readSetting(KILN.context.readFileMaxLines, logger),
+      toolResultMaxChars: () => readSetting(KILN.context.toolResultMaxChars, logger),
+      outputMaxChars: () => readSetting(KILN.terminal.outputMaxChars, logger),
+      allowPrivateUrls: () => readSetting(KILN.mentions.allowPrivateUrls, logger),
+      redactSecrets: () => readSetting(KILN.task.redactSecrets, logger),
       // Rule files are read for each request: an edited or toggled rule reaches the running task.
       rules: workspaceRules(storage, cwd, logger),
       // Tagged with the chat, so a server's sampling or form request during a call is asked there.
       mcp: mcp && mcpCaller !== undefined ? withCaller(mcp, mcpCaller) : mcp,
-      requireTodosDone: setting(logger, "requireTodosDone", false, (v): v is boolean => typeof v === "boolean"),
-      maxRequests: setting(logger, "maxRequests", 100, (v): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1000),
+      requireTodosDone: readSetting(KILN.task.requireTodosDone, logger),
+      maxRequests: readSetting(KILN.task.maxRequests, logger),
       saveOverflow: async (toolName, text) => {
         const file = vscode.Uri.joinPath(taskDir, `${toolName}-${++overflows}.txt`);
         await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
@@ -158,7 +143,7 @@ export function toolboxFactory(
       // Each task numbers its own commands; a long output is logged in the task's folder.
       terminal: createVsCodeTerminal(recorded((launcher ??= new VsCodeLauncher({ logger, sandbox: sandboxFor })), terminalOutput), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
       // The path is read at each launch, so fixing the setting after a "no browser found" error works at once.
-      browser: () => createPuppeteerSession({ logger, executablePath: () => setting(logger, "browser.executablePath", "", (v): v is string => typeof v === "string") }),
+      browser: () => createPuppeteerSession({ logger, executablePath: () => readSetting(KILN.browser.executablePath, logger) }),
       // Before each reply's first edit, in a shadow repository in global storage.
       checkpoints: checkpoints?.forTask(folder.uri),
     });

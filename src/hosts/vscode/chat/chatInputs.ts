@@ -9,6 +9,7 @@ import { NodeFileSystem } from "../../../core/ports/nodeFileSystem";
 import type { SlashCommandInfo } from "../../../shared/protocol/messages";
 import { WorkspaceIgnore } from "../../../core/workspace/ignore";
 import { formatProblems } from "../actions/problems";
+import { KILN, readSetting } from "../settings/kilnSettings";
 
 /** What a typed message becomes before it reaches the task. */
 export interface PreparedMessage {
@@ -81,7 +82,7 @@ export class ChatInputs {
   private async resolve(text: string): Promise<string> {
     const root = this.root();
     if (!root) return text;
-    const allowPrivateUrls = vscode.workspace.getConfiguration("kiln.mentions").get<unknown>("allowPrivateUrls", false) === true;
+    const allowPrivateUrls = readSetting(KILN.mentions.allowPrivateUrls, this.logger);
     return resolveMentions(text, { cwd: root, fs: this.fs, ignore: new WorkspaceIgnore(root), host: this.host, allowPrivateUrls });
   }
 

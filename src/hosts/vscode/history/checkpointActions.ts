@@ -4,28 +4,16 @@ import { ShadowCheckpoints, type RestoreResult } from "../../../core/checkpoints
 import { TaskCheckpoints, type CheckpointStore } from "../../../core/checkpoints/taskCheckpoints";
 import type { Logger } from "../../../core/ports";
 import type { CheckpointItem, CheckpointMessage } from "../../../shared/protocol/checkpoints";
-import { setting } from "../chat/agentSetup";
+import { KILN, readSection, type SectionValues } from "../settings/kilnSettings";
 
 const MB = 1024 * 1024;
 const DIFF_SCHEME = "kiln-checkpoint";
 
-interface CheckpointSettings {
-  enabled: boolean;
-  maxFileSizeMB: number;
-  timeBudgetSeconds: number;
-  maxTotalMB: number;
-}
-
-const number = (min: number, max: number) => (v: unknown): v is number => typeof v === "number" && v >= min && v <= max;
+type CheckpointSettings = SectionValues<typeof KILN.checkpoints>;
 
 /** Read at each use, so a changed setting applies to the running task's next checkpoint. */
 function readSettings(logger: Logger): CheckpointSettings {
-  return {
-    enabled: setting(logger, "checkpoints.enabled", true, (v): v is boolean => typeof v === "boolean"),
-    maxFileSizeMB: setting(logger, "checkpoints.maxFileSizeMB", 5, number(0.01, 1024)),
-    timeBudgetSeconds: setting(logger, "checkpoints.timeBudgetSeconds", 15, number(1, 600)),
-    maxTotalMB: setting(logger, "checkpoints.maxTotalMB", 500, number(10, 1_000_000)),
-  };
+  return readSection(KILN.checkpoints, logger);
 }
 
 /** A store that takes no checkpoints, and says why. */

@@ -1,16 +1,14 @@
 import * as vscode from "vscode";
-import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS, isApproveWord, type ApproveWord } from "../../../core/approval/settings";
-import { APPROVE_SETTING, AutoApproveChangesSchema, type ApproveField, type AutoApproveView } from "../../../shared/protocol/settings";
+import { AutoApproveChangesSchema, type ApproveField, type AutoApproveView } from "../../../shared/protocol/settings";
+import { affectsSettings, APPROVE_FIELDS, fullKey, kilnConfiguration, readSection } from "./kilnSettings";
 
 type Outcome = { ok: boolean; message: string; field?: string };
 
-const FIELDS = Object.keys(APPROVE_SETTING) as ApproveField[];
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === "string");
-const isLimit = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const FIELDS = Object.keys(APPROVE_FIELDS) as ApproveField[];
 
 /** Whether a configuration change touches one of the auto-approve settings. */
 export function affectsAutoApprove(event: vscode.ConfigurationChangeEvent): boolean {
-  return FIELDS.some((field) => event.affectsConfiguration(`kiln.${APPROVE_SETTING[field]}`));
+  return affectsSettings(event, Object.values(APPROVE_FIELDS));
 }
 
 /**
@@ -21,22 +19,15 @@ export function targetOf(config: vscode.WorkspaceConfiguration, key: string): vs
   return config.inspect(key)?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
 }
 
-/** The current values, with the same defaults autoApproveSettings.ts falls back to for a missing or bad value. */
+/**
+ * The current values as the agent reads them (autoApproveSettings.ts: the same fields and
+ * defaults); not logged, the agent's reads report a bad value.
+ */
 export function readApproveView(): AutoApproveView {
-  const config = vscode.workspace.getConfiguration("kiln");
-  const get = <T>(field: ApproveField, fallback: T, valid: (v: unknown) => v is T): T => {
-    const value = config.get<unknown>(APPROVE_SETTING[field]);
-    return valid(value) ? value : fallback;
-  };
+  const config = kilnConfiguration();
   return {
-    words: get<ApproveWord[]>("words", ["read"], (v): v is ApproveWord[] => isStrings(v) && v.every(isApproveWord)),
-    enabled: get("enabled", true, (v): v is boolean => typeof v === "boolean"),
-    allowed: get("allowed", [...DEFAULT_ALLOWED_COMMANDS], isStrings),
-    denied: get("denied", [...DEFAULT_DENIED_COMMANDS], isStrings),
-    refuseDenied: get("refuseDenied", false, (v): v is boolean => typeof v === "boolean"),
-    maxRequests: Math.floor(get("maxRequests", 0, isLimit)),
-    maxCost: get("maxCost", 0, isLimit),
-    workspaceFields: FIELDS.filter((field) => targetOf(config, APPROVE_SETTING[field]) !== vscode.ConfigurationTarget.Global),
+    ...readSection(APPROVE_FIELDS),
+    workspaceFields: FIELDS.filter((field) => targetOf(config, APPROVE_FIELDS[field].key) !== vscode.ConfigurationTarget.Global),
   };
 }
 
@@ -50,17 +41,17 @@ export async function applyApproveChanges(raw: Record<string, unknown>): Promise
     const issue = parsed.error.issues[0]!;
     const key = issue.code === "unrecognized_keys" ? issue.keys[0] : issue.path[0];
     const field = typeof key === "string" ? key : "autoApprove";
-    const setting = field in APPROVE_SETTING ? `kiln.${APPROVE_SETTING[field as ApproveField]}` : `"${field}"`;
+    const setting = field in APPROVE_FIELDS ? fullKey(APPROVE_FIELDS[field as ApproveField]) : `"${field}"`;
     const message = issue.code === "unrecognized_keys" ? `${setting} is not an auto-approve setting` : `${setting} ${issue.message}`;
     return { ok: false, field, message };
   }
   const changes = Object.entries(parsed.data) as [ApproveField, unknown][];
   if (changes.length === 0) return { ok: false, field: "autoApprove", message: "nothing to change" };
-  const config = vscode.workspace.getConfiguration("kiln");
+  const config = kilnConfiguration();
   for (const [field, value] of changes) {
-    const key = APPROVE_SETTING[field];
+    const key = APPROVE_FIELDS[field].key;
     await config.update(key, value, targetOf(config, key));
   }
-  const names = changes.map(([field]) => `kiln.${APPROVE_SETTING[field]}`).join(", ");
+  const names = changes.map(([field]) => fullKey(APPROVE_FIELDS[field])).join(", ");
   return { ok: true, message: `Saved ${names}.` };
 }

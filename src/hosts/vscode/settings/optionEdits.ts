@@ -1,43 +1,39 @@
 import * as vscode from "vscode";
-import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds } from "../../../shared/limits";
-import { MAX_REQUESTS_LIMIT, MAX_RETRIES, OPTION_DEFAULTS, OPTION_SETTING, OptionChangesSchema, type OptionField, type OptionsView } from "../../../shared/protocol/settings";
+import { OptionChangesSchema, type OptionField, type OptionsView } from "../../../shared/protocol/settings";
 import { targetOf } from "./autoApproveEdits";
+import { affectsSettings, fullKey, kilnConfiguration, OPTION_FIELDS, readSetting } from "./kilnSettings";
 
 type Outcome = { ok: boolean; message: string; field?: string };
 
-const FIELDS = Object.keys(OPTION_SETTING) as OptionField[];
-const isWhole = (min: number, max: number) => (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+const FIELDS = Object.keys(OPTION_FIELDS) as OptionField[];
 
 /** Whether a configuration change touches one of the "Limits and tools" settings. */
 export function affectsOptions(event: vscode.ConfigurationChangeEvent): boolean {
-  return FIELDS.some((field) => event.affectsConfiguration(`kiln.${OPTION_SETTING[field]}`));
+  return affectsSettings(event, Object.values(OPTION_FIELDS));
 }
 
 /**
- * The current values, with the checks and defaults the agent applies (agentSetup.ts, extension.ts),
- * so the panel shows what a task will use. `modes`: the slugs a new task may start in.
+ * The current values, read through the same settings as the agent's (kilnSettings.ts), so the panel
+ * shows what a task will use; not logged, the agent's reads report a bad value. `modes`: the slugs
+ * a new task may start in.
  */
 export function readOptionsView(modes: readonly string[]): OptionsView {
-  const config = vscode.workspace.getConfiguration("kiln");
-  const get = <T>(field: OptionField, valid: (v: unknown) => v is T): T => {
-    const value = config.get<unknown>(OPTION_SETTING[field]);
-    return valid(value) ? value : (OPTION_DEFAULTS[field] as T);
-  };
+  const config = kilnConfiguration();
   return {
-    mode: get("mode", (v): v is string => typeof v === "string" && modes.includes(v)),
-    maxRequests: get("maxRequests", isWhole(1, MAX_REQUESTS_LIMIT)),
-    retries: get("retries", isWhole(0, MAX_RETRIES)),
-    requireTodosDone: get("requireTodosDone", (v): v is boolean => typeof v === "boolean"),
-    readFileMaxLines: get("readFileMaxLines", (v): v is number => withinBounds(v, READ_FILE_MAX_LINES)),
-    toolResultMaxChars: get("toolResultMaxChars", (v): v is number => withinBounds(v, TOOL_RESULT_MAX_CHARS)),
-    outputMaxChars: get("outputMaxChars", (v): v is number => withinBounds(v, OUTPUT_MAX_CHARS)),
-    fuzzyThreshold: get("fuzzyThreshold", (v): v is number => typeof v === "number" && v >= 0.8 && v <= 1),
-    browserPath: get("browserPath", (v): v is string => typeof v === "string"),
-    workspaceFields: FIELDS.filter((field) => targetOf(config, OPTION_SETTING[field]) !== vscode.ConfigurationTarget.Global),
+    mode: readSetting(OPTION_FIELDS.mode, undefined, (v) => (modes.includes(v) ? undefined : "there is no such mode")),
+    maxRequests: readSetting(OPTION_FIELDS.maxRequests),
+    retries: readSetting(OPTION_FIELDS.retries),
+    requireTodosDone: readSetting(OPTION_FIELDS.requireTodosDone),
+    readFileMaxLines: readSetting(OPTION_FIELDS.readFileMaxLines),
+    toolResultMaxChars: readSetting(OPTION_FIELDS.toolResultMaxChars),
+    outputMaxChars: readSetting(OPTION_FIELDS.outputMaxChars),
+    fuzzyThreshold: readSetting(OPTION_FIELDS.fuzzyThreshold),
+    browserPath: readSetting(OPTION_FIELDS.browserPath),
+    workspaceFields: FIELDS.filter((field) => targetOf(config, OPTION_FIELDS[field].key) !== vscode.ConfigurationTarget.Global),
   };
 }
 
-const settingOf = (field: string) => (field in OPTION_SETTING ? `kiln.${OPTION_SETTING[field as OptionField]}` : `"${field}"`);
+const settingOf = (field: string) => (field in OPTION_FIELDS ? fullKey(OPTION_FIELDS[field as OptionField]) : `"${field}"`);
 
 /**
  * Checks every change first (a bad one refuses them all, naming its field and setting), then writes
@@ -58,9 +54,9 @@ export async function applyOptionChanges(raw: Record<string, unknown>, modes: re
   }
   const changes = Object.entries(parsed.data) as [OptionField, unknown][];
   if (changes.length === 0) return { ok: false, field: "options", message: "nothing to change" };
-  const config = vscode.workspace.getConfiguration("kiln");
+  const config = kilnConfiguration();
   for (const [field, value] of changes) {
-    const key = OPTION_SETTING[field];
+    const key = OPTION_FIELDS[field].key;
     await config.update(key, value, targetOf(config, key));
   }
   return { ok: true, message: `Saved ${changes.map(([field]) => settingOf(field)).join(", ")}.` };

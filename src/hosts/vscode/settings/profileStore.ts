@@ -6,9 +6,11 @@ import type { Logger } from "../../../core/ports";
 import { Emitter } from "../../../shared/disposable";
 import type { RawSettings, SettingsEdit } from "./profileEdits";
 import { buildState, chooseProfile, legacyProfile, secretNameOf, type Profile, type ProfilesState } from "./profiles";
+import { fullKey, KILN, kilnConfiguration, rawSetting } from "./kilnSettings";
 import { readLegacySettings, resolveProfileConfig } from "./providerConfig";
 
-const WATCHED = ["kiln.profiles", "kiln.activeProfile", "kiln.modeProfiles", "kiln.provider"];
+// The whole kiln.provider section: the default profile is made of it.
+const WATCHED = [...Object.values(KILN.profiles).map(fullKey), "kiln.provider"];
 const MAX_KEY = 4096;
 
 /**
@@ -33,8 +35,7 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   raw(): RawSettings {
-    const config = vscode.workspace.getConfiguration("kiln");
-    return { profiles: config.get<unknown>("profiles"), active: config.get<unknown>("activeProfile"), pins: config.get<unknown>("modeProfiles") };
+    return { profiles: rawSetting(KILN.profiles.list), active: rawSetting(KILN.profiles.active), pins: rawSetting(KILN.profiles.modeProfiles) };
   }
 
   read(): ProfilesState {
@@ -53,7 +54,7 @@ export class ProfileStore implements vscode.Disposable {
   }
 
   async provider(profile: Profile): Promise<Provider> {
-    const config = await resolveProfileConfig(this.secrets, profile);
+    const config = await resolveProfileConfig(this.secrets, profile, this.logger);
     try {
       return createProvider(config);
     } catch (err) {
@@ -85,20 +86,20 @@ export class ProfileStore implements vscode.Disposable {
 
   /** Writes an edit computed by profileEdits.ts to the user settings (and drops a deleted profile's key). */
   async apply(edit: SettingsEdit): Promise<void> {
-    const kiln = vscode.workspace.getConfiguration("kiln");
+    const kiln = kilnConfiguration();
     const global = vscode.ConfigurationTarget.Global;
+    const { provider, profiles } = KILN;
     if (edit.legacy) {
-      const provider = vscode.workspace.getConfiguration("kiln.provider");
       const p = edit.legacy;
-      await provider.update("kind", p.kind, global);
-      await provider.update("baseUrl", p.baseUrl, global);
-      await provider.update("model", p.model, global);
-      await provider.update("protocol", p.protocol, global);
-      await provider.update("modelInfo", p.modelInfo, global);
+      await kiln.update(provider.kind.key, p.kind, global);
+      await kiln.update(provider.baseUrl.key, p.baseUrl, global);
+      await kiln.update(provider.model.key, p.model, global);
+      await kiln.update(provider.protocol.key, p.protocol, global);
+      await kiln.update(provider.modelInfo.key, p.modelInfo, global);
     }
-    if (edit.profiles) await kiln.update("profiles", edit.profiles, global);
-    if (edit.pins) await kiln.update("modeProfiles", Object.keys(edit.pins).length > 0 ? edit.pins : undefined, global);
-    if (edit.active !== undefined) await kiln.update("activeProfile", edit.active === "" ? undefined : edit.active, global);
+    if (edit.profiles) await kiln.update(profiles.list.key, edit.profiles, global);
+    if (edit.pins) await kiln.update(profiles.modeProfiles.key, Object.keys(edit.pins).length > 0 ? edit.pins : undefined, global);
+    if (edit.active !== undefined) await kiln.update(profiles.active.key, edit.active === "" ? undefined : edit.active, global);
     if (edit.deleteSecret) await this.secrets.delete(edit.deleteSecret);
   }
 

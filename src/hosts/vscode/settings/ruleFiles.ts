@@ -8,11 +8,10 @@ import { createRulesSource } from "../../../core/rules/rulesPrompt";
 import { RULES_FOLDER, ruleFileName } from "../../../shared/ruleName";
 import type { RulesView } from "../../../shared/protocol/settings";
 import { targetOf } from "./autoApproveEdits";
+import { affectsSettings, KILN, kilnConfiguration, readSetting } from "./kilnSettings";
 
 type Outcome = { ok: boolean; message: string; field?: string };
 
-/** kiln.rules.disabled: ids of rule files left out of the prompt ("project:.kilocode/rules/a.md"). */
-export const DISABLED_RULES_SETTING = "rules.disabled";
 /** The global rules folder in the extension's global storage; `rules-<mode>/` sit beside it. */
 export const GLOBAL_RULES_FOLDER = "rules";
 
@@ -26,16 +25,13 @@ export function rulesLocation(storage: vscode.Uri): RulesLocation {
   return { globalDir: vscode.Uri.joinPath(storage, GLOBAL_RULES_FOLDER).fsPath, ...(folder ? { workspace: folderPath(folder) } : {}) };
 }
 
-/** The setting as the agent reads it: a list of strings; anything else counts as none disabled. */
+/** kiln.rules.disabled as the agent reads it: a list of rule ids; anything else counts as none disabled. */
 export function readDisabledRules(logger?: Logger): string[] {
-  const value = vscode.workspace.getConfiguration("kiln").get<unknown>(DISABLED_RULES_SETTING, []);
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value;
-  logger?.warn(`setting kiln.${DISABLED_RULES_SETTING} is ${JSON.stringify(value)}, not a list of rule ids; no rule is disabled`);
-  return [];
+  return readSetting(KILN.rules.disabled, logger);
 }
 
 export function affectsRules(event: vscode.ConfigurationChangeEvent): boolean {
-  return event.affectsConfiguration(`kiln.${DISABLED_RULES_SETTING}`);
+  return affectsSettings(event, [KILN.rules.disabled]);
 }
 
 /** What a task's toolbox reads for each system prompt; problems go to the log once each. */
@@ -63,7 +59,7 @@ export function readRulesView(storage: vscode.Uri): { view: RulesView; errors: s
 
 /** Turns a rule on or off by editing kiln.rules.disabled where it is set (workspace or user). */
 export async function setRuleEnabled(storage: vscode.Uri, id: string, enabled: boolean): Promise<Outcome> {
-  const config = vscode.workspace.getConfiguration("kiln");
+  const config = kilnConfiguration();
   const current = readDisabledRules();
   if (!enabled && !discoverRules(rulesLocation(storage)).files.some((f) => f.id === id)) {
     return { ok: false, message: `there is no rule file "${id}"; it may have been moved or deleted` };
@@ -71,7 +67,8 @@ export async function setRuleEnabled(storage: vscode.Uri, id: string, enabled: b
   // Turning a rule on removes its id even when the file is gone, so stale entries can be cleared.
   const next = enabled ? current.filter((d) => d !== id) : [...new Set([...current, id])];
   if (next.length === current.length && next.every((d, i) => d === current[i])) return { ok: true, message: `${id} is already ${enabled ? "on" : "off"}.` };
-  await config.update(DISABLED_RULES_SETTING, next.length ? next : undefined, targetOf(config, DISABLED_RULES_SETTING));
+  const key = KILN.rules.disabled.key;
+  await config.update(key, next.length ? next : undefined, targetOf(config, key));
   return { ok: true, message: `${enabled ? "Turned on" : "Turned off"} ${id}.` };
 }
 

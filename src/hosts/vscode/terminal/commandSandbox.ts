@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import type { AutoApproveSettings } from "../../../core/approval/settings";
 import type { Logger } from "../../../core/ports";
 import { commandSandbox, sandboxApproval, unavailableNote, type CommandSandbox, type SandboxState } from "../../../core/sandbox";
+import { KILN, readSection } from "../settings/kilnSettings";
 
 /**
  * The `kiln.commands.sandbox*` settings for the extension: read at each command and each approval,
@@ -19,7 +20,8 @@ export class VsCodeCommandSandbox {
 
   /** What the settings give on this machine for commands in `workspace`. */
   state(workspace: string): SandboxState {
-    const state = commandSandbox({ enabled: this.flag("commands.sandbox"), network: this.flag("commands.sandboxNetwork"), workspace, hide: this.kilnData() });
+    const settings = readSection(KILN.commands, this.logger);
+    const state = commandSandbox({ enabled: settings.sandbox, network: settings.sandboxNetwork, workspace, hide: this.kilnData() });
     if (state.kind === "unavailable") this.warnOnce(state.reason);
     return state;
   }
@@ -33,13 +35,6 @@ export class VsCodeCommandSandbox {
   forLaunch(workspace: string): CommandSandbox | undefined {
     const state = this.state(workspace);
     return state.kind === "on" ? state.sandbox : undefined;
-  }
-
-  private flag(key: string): boolean {
-    const value = vscode.workspace.getConfiguration("kiln").get<unknown>(key, false);
-    if (typeof value === "boolean") return value;
-    this.logger.warn(`setting kiln.${key} is ${JSON.stringify(value)}, which is not valid; using false`);
-    return false;
   }
 
   /**
