@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { ShadowCheckpoints } from "../../src/core/checkpoints/ShadowCheckpoints";
 import { countTokens, countTokensLarge } from "../../src/core/context/tokens";
 import { HistoryStore } from "../../src/core/history/HistoryStore";
+import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
 
 const FOLDERS = 100;
 const FILES_PER_FOLDER = 100;
@@ -44,7 +45,7 @@ async function checkpointBench(dir: string): Promise<void> {
 
 async function historyBench(dir: string): Promise<void> {
   const root = join(dir, "tasks");
-  const store = new HistoryStore(root);
+  const store = new HistoryStore(root, new NodeFileSystem());
   const saves = [];
   for (let i = 0; i < 1_000; i++) {
     saves.push({
@@ -70,7 +71,7 @@ async function historyBench(dir: string): Promise<void> {
   const times: number[] = [];
   for (let run = 0; run < 10; run++) {
     const start = performance.now();
-    const list = await new HistoryStore(root).list();
+    const list = await new HistoryStore(root, new NodeFileSystem()).list();
     times.push(performance.now() - start);
     if (list.entries.length !== 1_000) console.log(`  history: listed ${list.entries.length}`);
   }

@@ -10,7 +10,7 @@ import type { ProviderKind } from "../../src/core/llm/types";
 import { BUILTIN_MODES } from "../../src/core/modes/modes";
 import { silentLogger } from "../../src/core/ports";
 import type { FileSystem } from "../../src/core/ports/fileSystem";
-import { NodeFileSystem } from "../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
 import type { ToolProtocolSetting } from "../../src/core/prompts/system";
 import { createDefaultRegistry, ToolRegistry } from "../../src/core/tools/registry";
 import { defineTool } from "../../src/core/tools/defineTool";

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HistoryStore } from "../../src/core/history/HistoryStore";
+import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
 
 function run(script: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [script, ...args]);
@@ -27,7 +28,7 @@ describe("task history shared by several windows", () => {
     const root = join(dir, "tasks");
     const results = await Promise.all(["a", "b", "c"].map((prefix) => run(script, [root, prefix, "25"])));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const list = await new HistoryStore(root).list();
+    const list = await new HistoryStore(root, new NodeFileSystem()).list();
     expect(list.problems).toEqual([]);
     expect(list.entries).toHaveLength(75);
     expect(new Set(list.entries.map((e) => e.workspace))).toEqual(new Set(["/w/a", "/w/b", "/w/c"]));

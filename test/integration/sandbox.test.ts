@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createNodeTerminal } from "../../src/core/ports/nodeTerminal";
+import { createNodeTerminal } from "../../src/platform/node/nodeTerminal";
 import type { CommandStatus } from "../../src/core/ports/terminal";
 import { BWRAP_ENV, BwrapSandbox, commandLine, commandSandbox, sandboxSupport } from "../../src/core/sandbox";
 

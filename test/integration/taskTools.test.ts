@@ -8,7 +8,7 @@ import { createToolbox } from "../../src/core/agent/toolbox";
 import { createProvider } from "../../src/core/llm/createProvider";
 import { findMode } from "../../src/core/modes/modes";
 import { silentLogger } from "../../src/core/ports";
-import { NodeFileSystem } from "../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
 import { createDefaultRegistry } from "../../src/core/tools/registry";
 import { FakeModelServer, type RecordedRequest } from "../fixtures/fakeModelServer";
 

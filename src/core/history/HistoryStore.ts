@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { lock } from "proper-lockfile";
 import type { z } from "zod";
 import { redactDeep } from "../llm/redact";
-import { NodeFileSystem } from "../ports/nodeFileSystem";
+import type { FileSystem } from "../ports/fileSystem";
 import { ApiMessagesSchema, HistoryEntrySchema, IndexSchema, MetadataSchema, ResumeStateSchema, UiMessagesSchema, type HistoryEntry, type HistoryIndex, type SavedTask } from "./types";
 
 const INDEX = "index.json";
@@ -23,13 +23,16 @@ export interface HistoryList {
  * because two VS Code windows share this folder and each adds its own tasks.
  */
 export class HistoryStore {
-  private readonly files = new NodeFileSystem();
   /** One index change at a time in this process; the lock file orders it with other processes. */
   private queue: Promise<unknown> = Promise.resolve();
   /** Deleted here: a late save of the task (its chat closing) must not bring it back. */
   private readonly deleted = new Set<string>();
 
-  constructor(readonly root: string) {}
+  /** `files` writes each file atomically (the hosts pass the Node platform's). */
+  constructor(
+    readonly root: string,
+    private readonly files: FileSystem,
+  ) {}
 
   private get indexPath(): string {
     return join(this.root, INDEX);

@@ -1,6 +1,6 @@
 import { toolError, type ToolContext, type ToolOutcome } from "./defineTool";
 import { unifiedDiff } from "../diff/unifiedDiff";
-import { DirectEditReview } from "../ports/directEditReview";
+import { DirectEditReview } from "../edit/directEditReview";
 import type { EncodingHint } from "../ports/fileSystem";
 import type { ResolvedPath } from "./paths";
 import { REDACTED } from "../llm/redact";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { diesWithThisProcess, endOnExit } from "../ports/childLifetime";
+import { diesWithThisProcess, endOnExit } from "../process/childLifetime";
 import { ensureExecutable, findAsset } from "./bundledAssets";
 
 const BINARY = process.platform === "win32" ? "rg.exe" : "rg";

@@ -5,6 +5,7 @@ import type { SavedTask } from "../../core/history/types";
 import { formatUsd } from "../../core/llm/models";
 import type { Logger } from "../../core/ports";
 import type { CliArgs } from "./args";
+import { NodeFileSystem } from "../../platform/node/nodeFileSystem";
 
 /** `kiln history`: the saved tasks, newest first, one per line (or as JSON). */
 export async function printHistory(args: CliArgs, out: (text: string) => void): Promise<number> {
@@ -12,7 +13,7 @@ export async function printHistory(args: CliArgs, out: (text: string) => void): 
     out("kiln: --no-history: there is no history to list\n");
     return 2;
   }
-  const list = await new HistoryStore(args.historyDir).list();
+  const list = await new HistoryStore(args.historyDir, new NodeFileSystem()).list();
   for (const problem of list.problems) process.stderr.write(`kiln: ${problem}\n`);
   if (args.json) {
     out(`${JSON.stringify(list.entries)}\n`);
@@ -29,7 +30,7 @@ export async function printHistory(args: CliArgs, out: (text: string) => void): 
 /** The task `kiln resume ID` goes on with; a clear error when there is none or it is damaged. */
 export async function loadSaved(args: CliArgs): Promise<SavedTask> {
   try {
-    return await new HistoryStore(args.historyDir!).load(args.resumeId!);
+    return await new HistoryStore(args.historyDir!, new NodeFileSystem()).load(args.resumeId!);
   } catch (err) {
     throw new Error(`cannot resume ${args.resumeId}: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -38,6 +39,6 @@ export async function loadSaved(args: CliArgs): Promise<SavedTask> {
 /** Saves `task` to history while it runs; the returned flush saves what is left before exit. */
 export function recordTask(args: CliArgs, task: Task, logger: Logger): () => Promise<void> {
   if (!args.historyDir) return async () => {};
-  const recorder = new TaskRecorder(task, new HistoryStore(args.historyDir), logger);
+  const recorder = new TaskRecorder(task, new HistoryStore(args.historyDir, new NodeFileSystem()), logger);
   return () => recorder.flush();
 }

@@ -35,6 +35,7 @@ import { ChatInputs } from "./chat/chatInputs";
 import { formatProblems } from "./actions/problems";
 import { LastTerminalOutput } from "./terminal/terminalOutput";
 import { registerCheckpointDiffs, WorkspaceCheckpoints } from "./history/checkpointActions";
+import { NodeFileSystem } from "../../platform/node/nodeFileSystem";
 
 /** What the extension exports outside production mode, for the tests running in the real host. */
 export interface KilnTestApi {
@@ -80,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const mcpView = new McpController(mcp, logger);
   context.subscriptions.push(mcpView);
 
-  const history = new ChatHistory(new HistoryStore(vscode.Uri.joinPath(context.globalStorageUri, "tasks").fsPath), logger);
+  const history = new ChatHistory(new HistoryStore(vscode.Uri.joinPath(context.globalStorageUri, "tasks").fsPath, new NodeFileSystem()), logger);
   context.subscriptions.push(history);
   beforeExit = () => history.flushAll();
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskChanges } from "../../../src/core/edit/taskChanges";
 import { findMode } from "../../../src/core/modes/modes";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 

@@ -6,6 +6,7 @@ import { HistoryStore } from "../../../src/core/history/HistoryStore";
 import { groupHistory } from "../../../src/shared/historyListing";
 import { taskToMarkdown } from "../../../src/core/history/markdown";
 import type { HistoryEntry, SavedTask } from "../../../src/core/history/types";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 
 function entry(id: string, fields: Partial<HistoryEntry> = {}): HistoryEntry {
   return {
@@ -47,7 +48,7 @@ describe("task history on disk", () => {
   let store: HistoryStore;
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), "kiln-history-"));
-    store = new HistoryStore(root);
+    store = new HistoryStore(root, new NodeFileSystem());
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 

@@ -9,6 +9,7 @@ import { TaskRecorder } from "../../../src/core/history/recorder";
 import { INTERRUPTED_NOTE, mendInterrupted } from "../../../src/core/history/resume";
 import type { SavedTask } from "../../../src/core/history/types";
 import { Emitter } from "../../../src/shared/disposable";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 
 function saved(status: string, ui: SavedTask["ui"]): SavedTask {
   return {
@@ -53,7 +54,7 @@ describe("saving a task as it runs", () => {
       const changes = new Emitter<{ type: string; status?: string }>();
       let version = 0;
       const task = { onDidChange: changes.event, saved: () => saved("running", [{ id: "m1", role: "user", text: `version ${++version}` }]) };
-      const store = new HistoryStore(root);
+      const store = new HistoryStore(root, new NodeFileSystem());
       const recorder = new TaskRecorder(task, store, { info: () => {}, warn: () => {}, error: (m) => expect.fail(m) });
       for (let i = 0; i < 50; i++) changes.fire({ type: "textDelta" });
       changes.fire({ type: "status", status: "completed" });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { findMode } from "../../../src/core/modes/modes";
 import type { McpCallResult, McpHubApi, McpServerView } from "../../../src/core/mcp/types";
 import type { ApprovalRequest } from "../../../src/core/ports/approvals";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { buildSystemPrompt } from "../../../src/core/prompts/system";
 import { asUseMcpTool, mcpNativeTools } from "../../../src/core/mcp/nativeNames";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";

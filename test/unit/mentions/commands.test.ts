@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fillArguments, parseSlashCommand, parseWorkflow, readWorkflow, workflowNames } from "../../../src/core/commands/workflows";
 import { FileSearch } from "../../../src/core/mentions/fileSearch";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { runSlashCommandTool } from "../../../src/core/tools/runSlashCommand";
 
 let root: string;

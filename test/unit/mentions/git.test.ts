@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveMentions } from "../../../src/core/mentions/resolve";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 
 let root: string;
 const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findMentions } from "../../../src/core/mentions/parse";
 import { resolveMentions, type MentionContext } from "../../../src/core/mentions/resolve";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 
 let root: string;
 function context(extra: Partial<MentionContext> = {}): MentionContext {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveMentions } from "../../../src/core/mentions/resolve";
 import { fetchAsMarkdown, isPrivateAddress } from "../../../src/core/mentions/url";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 
 let server: Server;
 let base: string;

@@ -4,7 +4,7 @@ import { RepetitionGuard } from "../../../src/core/agent/guards";
 import { runToolTurn } from "../../../src/core/agent/toolTurn";
 import { findMode } from "../../../src/core/modes/modes";
 import type { BrowserSession, BrowserSnapshot } from "../../../src/core/ports/browser";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { buildSystemPrompt } from "../../../src/core/prompts/system";
 import { closeCutBlocks, untrusted } from "../../../src/core/prompts/untrusted";
 import { defineTool } from "../../../src/core/tools/defineTool";

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createToolbox } from "../../../src/core/agent/toolbox";
 import { findMode } from "../../../src/core/modes/modes";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { buildSystemPrompt } from "../../../src/core/prompts/system";
 import { loadRules } from "../../../src/core/rules/loadRules";
 import { createRulesSource } from "../../../src/core/rules/rulesPrompt";

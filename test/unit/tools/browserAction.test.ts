@@ -10,7 +10,7 @@ import { createPuppeteerSession } from "../../../src/core/browser/puppeteerSessi
 import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import type { BrowserSession } from "../../../src/core/ports/browser";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { normalizeUrl } from "../../../src/core/tools/browserAction";
 import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/tools/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";

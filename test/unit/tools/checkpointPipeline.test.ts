@@ -7,7 +7,7 @@ import type { CheckpointResult } from "../../../src/core/checkpoints/ShadowCheck
 import { TaskCheckpoints, type CheckpointStore } from "../../../src/core/checkpoints/taskCheckpoints";
 import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalDecision } from "../../../src/core/ports/approvals";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { GRAMMARS } from "../../../esbuild.mjs";
 import { findMode } from "../../../src/core/modes/modes";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import { findDefinitions, loadGrammar } from "../../../src/core/tools/treeSitter/definitions";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalDecision, ApprovalRequest } from "../../../src/core/ports/approvals";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import type { ApprovalCategory, ToolGroup } from "../../../src/core/tools/defineTool";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
 import { findPlaceholder } from "../../../src/core/tools/placeholders";

@@ -6,7 +6,7 @@ import { TaskChanges } from "../../../src/core/edit/taskChanges";
 import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import type { EncodingHint, FileSystem } from "../../../src/core/ports/fileSystem";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";

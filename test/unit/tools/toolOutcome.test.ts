@@ -10,7 +10,7 @@ import type { McpHubApi, McpServerView } from "../../../src/core/mcp/types";
 import { resolveMentions } from "../../../src/core/mentions/resolve";
 import { findMode } from "../../../src/core/modes/modes";
 import { silentLogger } from "../../../src/core/ports";
-import { NodeFileSystem } from "../../../src/core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import type { Terminal } from "../../../src/core/ports/terminal";
 import type { ToolContext } from "../../../src/core/tools/defineTool";
 import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/tools/pipeline";

@@ -6,6 +6,7 @@ import { HistoryStore } from "../../../src/core/history/HistoryStore";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { chatItems, COMPLETE, exchange, kiln, promptOf, useFakeModel, waitFor, xmlCall } from "./helpers";
+import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 
 type HistoryState = Extract<HostToWebview, { type: "history/state" }>["state"];
 
@@ -120,7 +121,7 @@ describe("Task history in the real host", () => {
   it("another window saving tasks into the same history at the same time loses none of them, nor this window's task", async () => {
     const api = await kiln();
     // A second store on the same folder stands for a second VS Code window: separate queues, one lock file.
-    const other = new HistoryStore(api.history.store.root);
+    const other = new HistoryStore(api.history.store.root, new NodeFileSystem());
     api.sidebar.newTask();
     server.enqueue({ text: COMPLETE, chunkDelayMs: 5 });
     const ours = exchange(api.sidebar, { type: "chat/send", text: "This window's task while the other saves" });

@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import type { CommandPool } from "../../../src/core/ports/commandPool";
+import type { CommandPool } from "../../../src/platform/node/commandPool";
 import { createVsCodeTerminal, TERMINAL_NAME, VsCodeLauncher } from "../../../src/hosts/vscode/terminal/vscodeTerminal";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { configure, exchange, kiln } from "./helpers";

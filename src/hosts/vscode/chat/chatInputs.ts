@@ -5,7 +5,7 @@ import { COMMANDS_DIR, fillArguments, parseSlashCommand, readWorkflow, workflowN
 import { FileSearch, type PathEntry } from "../../../core/mentions/fileSearch";
 import { resolveMentions, type MentionHost } from "../../../core/mentions/resolve";
 import type { Logger } from "../../../core/ports";
-import { NodeFileSystem } from "../../../core/ports/nodeFileSystem";
+import { NodeFileSystem } from "../../../platform/node/nodeFileSystem";
 import type { SlashCommandInfo } from "../../../shared/protocol/messages";
 import { WorkspaceIgnore } from "../../../core/workspace/ignore";
 import { formatProblems } from "../actions/problems";

@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { Logger } from "../../../core/ports";
-import { CommandPool, type CommandPoolOptions } from "../../../core/ports/commandPool";
-import { launchChild } from "../../../core/ports/nodeTerminal";
+import { CommandPool, type CommandPoolOptions } from "../../../platform/node/commandPool";
+import { launchChild } from "../../../platform/node/nodeTerminal";
 import { commandLine, type CommandSandbox } from "../../../core/sandbox";
 import { cleanEnv, SECRET_ENV, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "../../../core/ports/terminal";
 

@@ -1,6 +1,6 @@
-import type { EditResult, EditReview, ProposedEdit } from "./editReview";
-import type { ApprovalDecision } from "./approvals";
-import type { FileSystem } from "./fileSystem";
+import type { EditResult, EditReview, ProposedEdit } from "../ports/editReview";
+import type { ApprovalDecision } from "../ports/approvals";
+import type { FileSystem } from "../ports/fileSystem";
 import { encodeText } from "../files/textEncoding";
 import { writeGuarded } from "../files/guardedWrite";
 

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
-import type { CommandSandbox } from "../sandbox";
-import { endOnExit, killGroupWhenThisProcessDies } from "./childLifetime";
+import type { CommandSandbox } from "../../core/sandbox";
+import { endOnExit, killGroupWhenThisProcessDies } from "../../core/process/childLifetime";
 import { CommandPool, type CommandPoolOptions } from "./commandPool";
-import { cleanEnv, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "./terminal";
+import { cleanEnv, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "../../core/ports/terminal";
 
 const WINDOWS = process.platform === "win32";
 /** After SIGTERM, how long a process group gets before SIGKILL. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { dirname, join, basename } from "node:path";
-import type { EntryType, FileStat, FileSystem } from "./fileSystem";
+import type { EntryType, FileStat, FileSystem } from "../../core/ports/fileSystem";
 
 function typeOf(entry: { isFile(): boolean; isDirectory(): boolean }): EntryType {
   return entry.isFile() ? "file" : entry.isDirectory() ? "directory" : "other";
