@@ -245,6 +245,13 @@ describe("stdio connections (fixture server)", () => {
     expect(await pidTool("slow")).toBeGreaterThan(0);
   }, 30_000);
 
+  it("gives a server that is slow to start more than its call timeout to connect", async () => {
+    newHub();
+    await hub.update([fixtureServer("late", { timeoutSeconds: 1, env: { KILN_TEST_START_DELAY_MS: "2500" } })]);
+    await connected("late");
+    expect(await pidTool("late")).toBeGreaterThan(0);
+  }, 30_000);
+
   it("leaves no child process after dispose", async () => {
     newHub();
     await hub.update([fixtureServer("a"), fixtureServer("b")]);

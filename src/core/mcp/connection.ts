@@ -19,6 +19,9 @@ import { blockedText } from "./trust";
 import type { McpClientRequests } from "./requests";
 import type { McpServerConfig, McpServerState, McpServerView, McpToolInfo } from "./types";
 
+/** The least time a server gets to start and answer `initialize`, whatever its call timeout. */
+const CONNECT_TIMEOUT_SECONDS = 60;
+
 /** Limits on what we keep of a server's answers, since the lists end up in the prompt and the UI. */
 const LOG_LINES = 100;
 const LOG_LINE_CHARS = 1_000;
@@ -192,7 +195,9 @@ export class McpConnection {
       if (gen === this.generation) this.note(`[kiln] transport error: ${errorText(err)}`);
     };
     try {
-      await client.connect(transport, { timeout: this.config.timeoutSeconds * 1000 });
+      // The entry's timeout is for calls; starting (an `npx -y` download, a cold interpreter) may take
+      // longer, so the handshake gets at least a minute.
+      await client.connect(transport, { timeout: Math.max(this.config.timeoutSeconds, CONNECT_TIMEOUT_SECONDS) * 1000 });
       if (gen !== this.generation) return;
       this.instructions = optionalCap(client.getInstructions(), INSTRUCTIONS_CHARS);
       await this.refreshAll(client, gen);
