@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpHub } from "../../src/core/mcp/McpHub";
+import type { McpProgress } from "../../src/core/mcp/types";
 import {
   McpRequestRefused,
   type ElicitationAnswer,
   type ElicitationRequest,
   type McpClientRequests,
-  type McpProgress,
   type SamplingAnswer,
   type SamplingRequest,
 } from "../../src/core/mcp/requests";

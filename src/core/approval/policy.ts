@@ -1,5 +1,5 @@
 import { destructiveReason } from "../tools/commandSafety";
-import type { ApprovalCategory, ToolGroup } from "../tools/defineTool";
+import type { ApprovalCategory, ToolGroup } from "../tools/groups";
 import { denyReadings, longestPrefix, prefixLength, redirectTarget, wordsOf, type AnalyzedCommand } from "./commands";
 import { riskyOption } from "./shell/options";
 import type { SimpleCommand } from "./shell/analyze";

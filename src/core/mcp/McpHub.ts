@@ -3,8 +3,8 @@ import { Emitter, type Event } from "../../shared/disposable";
 import type { Logger } from "../ports";
 import { McpConnection, errorText } from "./connection";
 import { formatResourceResult, formatToolResult } from "./format";
-import { McpRequestRefused, type McpCallHooks, type McpClientRequests } from "./requests";
-import type { McpCallResult, McpHubApi, McpServerConfig, McpServerView } from "./types";
+import { McpRequestRefused, type McpClientRequests } from "./requests";
+import type { McpCallHooks, McpCallResult, McpHubApi, McpServerConfig, McpServerView } from "./types";
 
 export interface McpHubOptions {
   logger: Logger;

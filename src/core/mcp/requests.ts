@@ -1,7 +1,7 @@
 import type { FormContent, FormField } from "../../shared/protocol/mcpRequests";
 import type { LlmImage } from "../llm/types";
 import { cap } from "./format";
-import type { McpHubApi } from "./types";
+import type { McpHubApi, McpProgress } from "./types";
 
 /**
  * What MCP servers may ask of Kiln while they work (sampling, elicitation) and what they report
@@ -51,19 +51,6 @@ export interface McpClientRequests {
 
 /** A refusal the server should hear as such (the user said no, nobody can answer, it took too long). */
 export class McpRequestRefused extends Error {}
-
-export interface McpProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-/** What a tool call may carry besides its arguments. */
-export interface McpCallHooks {
-  onProgress?(progress: McpProgress): void;
-  /** Handed to the requests the server makes while this call runs, so the host asks in the right chat. */
-  caller?: unknown;
-}
 
 const PROGRESS_MESSAGE_CHARS = 200;
 

@@ -1,5 +1,4 @@
 import type { LlmImage } from "../llm/types";
-import type { McpCallHooks } from "./requests";
 import type { McpBlocked, McpServerView, McpTransport } from "../../shared/mcpView";
 // The view types live in shared: the MCP view reads the same shapes.
 export type { McpTransport, McpBlockReason, McpBlocked, McpShownValue, McpLaunchView, McpServerState, McpToolInfo, McpResourceInfo, McpTemplateInfo, McpServerView } from "../../shared/mcpView";
@@ -71,4 +70,17 @@ export interface McpHubApi {
   /** hooks: progress reports, and the caller's tag for the requests the server makes meanwhile. */
   callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal, hooks?: McpCallHooks): Promise<McpCallResult>;
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult>;
+}
+
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a tool call may carry besides its arguments. */
+export interface McpCallHooks {
+  onProgress?(progress: McpProgress): void;
+  /** Handed to the requests the server makes while this call runs, so the host asks in the right chat. */
+  caller?: unknown;
 }

@@ -1,4 +1,4 @@
-import type { ToolGroup } from "../tools/defineTool";
+import type { ToolGroup } from "../tools/groups";
 
 export type GroupEntry = Exclude<ToolGroup, "always"> | [Exclude<ToolGroup, "always">, { fileRegex?: string; description?: string }];
 

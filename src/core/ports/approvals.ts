@@ -1,4 +1,4 @@
-import type { ApprovalCategory, ToolGroup } from "../tools/defineTool";
+import type { ApprovalCategory, ToolGroup } from "../tools/groups";
 
 export interface ApprovalRequest extends ApprovalDetails {
   /** The chat card of the call, where the host can show Approve / Reject. */

@@ -10,13 +10,9 @@ import type { ToolErrorReason } from "../../shared/toolOutcome";
 
 export type { ToolErrorReason } from "../../shared/toolOutcome";
 
-/**
- * Calls approved on their own terms, apart from their tool's group: deleting (an edit tool, but
- * riskier) and the task tools a user may want to confirm (switch_mode, new_task, update_todo_list).
- */
-export type ApprovalCategory = "delete" | "mode" | "subtask" | "todo";
+import type { ApprovalCategory, ToolGroup } from "./groups";
 
-export type ToolGroup = "read" | "edit" | "command" | "browser" | "mcp" | "always";
+export type { ApprovalCategory, ToolGroup };
 
 export interface ToolContext {
   /** Workspace root; relative paths resolve against it. */

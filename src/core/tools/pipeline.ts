@@ -1,7 +1,8 @@
 import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/approvals";
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
-import { errorText, type AnyTool, type ApprovalCategory, type ApprovalInfo, type ImageData, type ToolContext, type ToolErrorReason, type ToolGroup, type ToolOutcome } from "./defineTool";
+import { errorText, type AnyTool, type ApprovalInfo, type ImageData, type ToolContext, type ToolErrorReason, type ToolOutcome } from "./defineTool";
+import type { ApprovalCategory, ToolGroup } from "./groups";
 import { TOOL_RESULT_MAX_CHARS } from "../../shared/limits";
 import { redactToolResult } from "../llm/redact";
 import { closeCutBlocks } from "../prompts/untrusted";
