@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { findMode } from "../../src/core/modes/modes";
 import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
-import { runToolCall, type PipelineDeps } from "../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../src/core/tools/registry";
 import { ripgrepPath } from "../../src/core/tools/ripgrep";
 

@@ -7,7 +7,7 @@ import type { Logger } from "../ports";
 import type { Toolbox } from "./toolbox";
 import { RepetitionGuard } from "./guards";
 import { runToolTurn } from "./toolTurn";
-import type { ApprovalTally, PipelineDeps } from "../tools/pipeline";
+import type { ApprovalTally, PipelineDeps } from "./pipeline";
 import type { SubtaskResult, TaskControls, TodoItem } from "../ports/taskControls";
 import type { Mode } from "../modes/modes";
 import { awaitSubtask, forwardSubtask } from "./subtask";

@@ -3,7 +3,7 @@ import type { LlmContent, LlmImage } from "../llm/types";
 import type { Approvals } from "../ports/approvals";
 import type { ToolUseBlock } from "../toolcall/types";
 import { errorText } from "../tools/defineTool";
-import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult } from "../tools/pipeline";
+import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult } from "./pipeline";
 import type { ChatLog, TaskStatus } from "./ChatLog";
 import type { RepetitionGuard } from "./guards";
 import { ProgressThrottle } from "./progressThrottle";

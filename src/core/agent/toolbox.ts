@@ -14,7 +14,7 @@ import type { ToolUseBlock } from "../toolcall/types";
 import type { FileSystem } from "../ports/fileSystem";
 import type { Terminal } from "../ports/terminal";
 import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
-import type { AutoApproveInput, PipelineDeps } from "../tools/pipeline";
+import type { AutoApproveInput, PipelineDeps } from "./pipeline";
 import type { ToolRegistry } from "../tools/registry";
 import type { RulesLoad } from "../rules/loadRules";
 import { WorkspaceIgnore } from "../workspace/ignore";

@@ -1,4 +1,4 @@
-import { destructiveReason } from "../tools/commandSafety";
+import { destructiveReason } from "./commandSafety";
 import type { ApprovalCategory, ToolGroup } from "../tools/groups";
 import { denyReadings, longestPrefix, prefixLength, redirectTarget, wordsOf, type AnalyzedCommand } from "./commands";
 import { riskyOption } from "./shell/options";

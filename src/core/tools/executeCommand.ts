@@ -1,5 +1,5 @@
 import type { CommandStatus } from "../ports/terminal";
-import { destructiveReason } from "./commandSafety";
+import { destructiveReason } from "../approval/commandSafety";
 import { defineTool, toolError } from "./defineTool";
 import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { plural } from "../../shared/plural";

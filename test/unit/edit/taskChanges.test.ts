@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { TaskChanges } from "../../../src/core/edit/taskChanges";
 import { findMode } from "../../../src/core/modes/modes";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 
 function setup() {

@@ -8,7 +8,7 @@ import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { buildSystemPrompt } from "../../../src/core/prompts/system";
 import { asUseMcpTool, mcpNativeTools } from "../../../src/core/mcp/nativeNames";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 
 const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";

@@ -8,7 +8,7 @@ import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { buildSystemPrompt } from "../../../src/core/prompts/system";
 import { closeCutBlocks, untrusted } from "../../../src/core/prompts/untrusted";
 import { defineTool } from "../../../src/core/tools/defineTool";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry, ToolRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import type { ToolItem } from "../../../src/shared/protocol/chat";

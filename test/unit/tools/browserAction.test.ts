@@ -12,7 +12,7 @@ import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import type { BrowserSession } from "../../../src/core/ports/browser";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { normalizeUrl } from "../../../src/core/tools/browserAction";
-import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import { isImage, servePage } from "../../fixtures/browserPage";

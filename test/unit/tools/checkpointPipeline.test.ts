@@ -8,7 +8,7 @@ import { TaskCheckpoints, type CheckpointStore } from "../../../src/core/checkpo
 import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalDecision } from "../../../src/core/ports/approvals";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 

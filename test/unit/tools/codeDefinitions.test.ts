@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GRAMMARS } from "../../../esbuild.mjs";
 import { findMode } from "../../../src/core/modes/modes";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import { findDefinitions, loadGrammar } from "../../../src/core/tools/treeSitter/definitions";
 import { QUERIES, type Grammar } from "../../../src/core/tools/treeSitter/queries";

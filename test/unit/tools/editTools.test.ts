@@ -6,7 +6,7 @@ import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalDecision, ApprovalRequest } from "../../../src/core/ports/approvals";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import type { ApprovalCategory, ToolGroup } from "../../../src/core/tools/groups";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { findPlaceholder } from "../../../src/core/tools/placeholders";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";

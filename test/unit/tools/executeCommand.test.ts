@@ -8,8 +8,8 @@ import type { CommandPool } from "../../../src/platform/node/commandPool";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { createNodeTerminal } from "../../../src/platform/node/nodeTerminal";
 import { PlainTextDecoder } from "../../../src/core/ports/terminal";
-import { destructiveReason } from "../../../src/core/tools/commandSafety";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { destructiveReason } from "../../../src/core/approval/commandSafety";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 

@@ -7,7 +7,7 @@ import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import type { EncodingHint, FileSystem } from "../../../src/core/ports/fileSystem";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import { LATIN1, SHIFT_JIS, SHIFT_JIS_TESUTO, UTF16LE_BOM, WINDOWS_1252, pngWithText } from "../../fixtures/files/encodings";

@@ -7,7 +7,7 @@ import { findMode } from "../../../src/core/modes/modes";
 import type { CommandPool } from "../../../src/platform/node/commandPool";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { createNodeTerminal } from "../../../src/platform/node/nodeTerminal";
-import { runToolCall } from "../../../src/core/tools/pipeline";
+import { runToolCall } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import { parseArgs, UsageError } from "../../../src/hosts/cli/args";

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { findMode } from "../../../src/core/modes/modes";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import { WorkspaceIgnore, type IgnoreRules } from "../../../src/core/workspace/ignore";
 

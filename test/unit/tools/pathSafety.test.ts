@@ -6,7 +6,7 @@ import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalDecision, ApprovalRequest } from "../../../src/core/ports/approvals";
 import type { EntryType, FileStat } from "../../../src/core/ports/fileSystem";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type AutoApprovePolicy, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type AutoApprovePolicy, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 

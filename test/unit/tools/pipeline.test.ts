@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalDecision, ApprovalRequest } from "../../../src/core/ports/approvals";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type AutoApprovePolicy, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type AutoApprovePolicy, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 

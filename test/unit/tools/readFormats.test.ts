@@ -7,7 +7,7 @@ import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { classify, guessBinaryType } from "../../../src/core/tools/fileFormats";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import { makeDocx, makePdf, makeZip, TINY_PNG } from "../../fixtures/files/documents";

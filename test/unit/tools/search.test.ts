@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { findMode } from "../../../src/core/modes/modes";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
-import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import { ripgrepPath } from "../../../src/core/tools/ripgrep";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";

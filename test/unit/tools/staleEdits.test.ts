@@ -6,7 +6,7 @@ import { findMode } from "../../../src/core/modes/modes";
 import type { ApprovalRequest } from "../../../src/core/ports/approvals";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import type { Fingerprint } from "../../../src/core/files/guardedWrite";
-import { runToolCall, type PipelineDeps } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 

@@ -13,7 +13,7 @@ import { silentLogger } from "../../../src/core/ports";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import type { Terminal } from "../../../src/core/ports/terminal";
 import type { ToolContext } from "../../../src/core/tools/defineTool";
-import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/tools/pipeline";
+import { runToolCall, type PipelineDeps, type ToolCallResult } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ChatItem } from "../../../src/shared/protocol/chat";
 import { TOOL_ERROR_REASONS, type ToolErrorReason } from "../../../src/shared/toolOutcome";
