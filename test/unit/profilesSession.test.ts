@@ -7,7 +7,8 @@ import type { ProfileStore } from "../../src/hosts/vscode/settings/profileStore"
 import { buildState, chooseProfile, legacyProfile, type Profile, type ProfilesState } from "../../src/hosts/vscode/settings/profiles";
 import { SessionChoices } from "../../src/hosts/vscode/chat/sessionChoices";
 import { parseWebviewMessage } from "../../src/shared/protocol/messages";
-import { parseSettingsMessage } from "../../src/shared/protocol/settings";
+import { parseParams } from "../../src/shared/protocol/parse";
+import { parseSettingsMessage, SETTINGS_REQUESTS } from "../../src/shared/protocol/settings";
 import { applyPickers, pickerStore } from "../../webview-ui/src/settings/pickerStore";
 
 const logger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -143,13 +144,15 @@ describe("the pickers' and the settings panel's messages", () => {
 
   it("the settings panel's messages are checked before the host acts", () => {
     const profile = { name: "Big", kind: "anthropic", baseUrl: "", model: "", protocol: "xml", modelInfo: { contextWindow: 1000 } };
-    expect(parseSettingsMessage({ type: "settings/saveProfile", requestId: "r1", profile }).ok).toBe(true);
-    expect(parseSettingsMessage({ type: "settings/saveProfile", requestId: "r1", profile: { ...profile, apiKey: "sk" } })).toMatchObject({ ok: false });
-    expect(parseSettingsMessage({ type: "settings/setKey", requestId: "r2", name: "Big", key: "x".repeat(5000) })).toMatchObject({
+    const params = <K extends keyof typeof SETTINGS_REQUESTS>(method: K, raw: unknown) => parseParams(SETTINGS_REQUESTS[method].params, raw, method);
+    expect(parseSettingsMessage({ type: "request", id: 1, method: "settings/saveProfile", params: { profile } }).ok).toBe(true);
+    expect(params("settings/saveProfile", { profile }).ok).toBe(true);
+    expect(params("settings/saveProfile", { profile: { ...profile, apiKey: "sk" } })).toMatchObject({ ok: false });
+    expect(params("settings/setKey", { name: "Big", key: "x".repeat(5000) })).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/invalid settings message \(settings\/setKey\).*at key/),
+      reason: expect.stringMatching(/invalid settings\/setKey params.*at key/),
     });
-    expect(parseSettingsMessage({ type: "settings/pinMode", requestId: "r3", mode: "code", profile: null }).ok).toBe(true);
+    expect(params("settings/pinMode", { mode: "code", profile: null }).ok).toBe(true);
     expect(parseSettingsMessage({ type: "settings/editModes", scope: "/etc" }).ok).toBe(false);
     expect(parseSettingsMessage({ type: "settings/runCommand", command: "rm" }).ok).toBe(false);
   });

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type RefObject } from "react";
+import type { MentionMatch } from "../../src/shared/protocol/messages";
+import { request } from "./chatRequests";
 import { applyPick, commandItems, mentionItems, triggerAt, type PickerItem } from "./pickerItems";
 import { suggestionStore } from "./suggestionStore";
 import { send } from "./vscodeApi";
 import "./inputPicker.css";
 
 const LIST_ID = "kiln-input-picker";
-/** Search ids are unique in the page, so an answer meant for an earlier input is never taken for this one's. */
-let lastSearchId = 0;
 
 /**
  * The @ and / pickers of the chat input: what the text before the caret asks for, the rows to
@@ -18,7 +18,8 @@ export function useInputPicker(text: string, setText: (text: string) => void, in
   const [active, setActive] = useState(0);
   /** Escape closes the picker for this @ or / until a new one is typed. */
   const [dismissed, setDismissed] = useState<string | undefined>();
-  const searchId = useRef(-1);
+  /** The answer to the latest search only: an earlier search that answers late is not shown. */
+  const [files, setFiles] = useState<MentionMatch[]>([]);
   const pendingCaret = useRef<number | undefined>(undefined);
 
   const trigger = triggerAt(text, caret);
@@ -29,8 +30,16 @@ export function useInputPicker(text: string, setText: (text: string) => void, in
 
   useEffect(() => {
     if (kind === "mention" && query !== undefined && !/^https?:/i.test(query)) {
-      searchId.current = ++lastSearchId;
-      send({ type: "mentions/search", id: searchId.current, query: query.replace(/^\//, "") });
+      let latest = true;
+      setFiles([]);
+      request("mentions/search", { query: query.replace(/^\//, "") }).then(
+        (result) => latest && setFiles(result.items),
+        // A failed search offers no files, as an empty answer would.
+        () => undefined,
+      );
+      return () => {
+        latest = false;
+      };
     }
   }, [kind, query]);
   useEffect(() => {
@@ -46,7 +55,6 @@ export function useInputPicker(text: string, setText: (text: string) => void, in
     inputRef.current?.focus();
   }, [text, inputRef]);
 
-  const files = suggestions.files.id === searchId.current ? suggestions.files.items : [];
   const items: PickerItem[] = !open ? [] : trigger.kind === "command" ? commandItems(trigger.query, suggestions.commands) : mentionItems(trigger.query, files);
   const current = Math.min(active, Math.max(0, items.length - 1));
 

@@ -14,6 +14,8 @@ history.onShow = () => mcp.show("history");
 window.addEventListener("message", (event: MessageEvent<HostToWebview>) => {
   const message = event.data;
   if (!message || typeof message !== "object" || typeof message.type !== "string") return;
+  // Answers to requests are taken by the page's requester (chatRequests.ts).
+  if (message.type === "response") return;
   if (message.type.startsWith("mcp/")) mcp.apply(message as Extract<HostToWebview, { type: `mcp/${string}` }>);
   else if (message.type.startsWith("history/")) history.apply(message as Extract<HostToWebview, { type: `history/${string}` }>);
   else store.apply(message);

@@ -1,5 +1,4 @@
-import type { SlashCommandInfo } from "../../src/shared/protocol/messages";
-import type { Suggestions } from "./suggestionStore";
+import type { MentionMatch, SlashCommandInfo } from "../../src/shared/protocol/messages";
 
 /** One row of the @ or / picker, and the text that picking it puts in the input. */
 export interface PickerItem {
@@ -34,7 +33,7 @@ export function mentionForPath(path: string, isFolder: boolean): string {
 }
 
 /** Rows for a mention query: a typed URL or commit, the keywords it matches, then the host's files. */
-export function mentionItems(query: string, files: Suggestions["files"]["items"]): PickerItem[] {
+export function mentionItems(query: string, files: MentionMatch[]): PickerItem[] {
   if (/^https?:\/\/\S+/i.test(query)) return [{ key: "url", label: query, detail: "Fetch this page as Markdown", insert: `@${query}` }];
   const out: PickerItem[] = [];
   if (/^[0-9a-f]{7,40}$/i.test(query)) out.push({ key: "commit", label: query, detail: "Git commit: message and diff", insert: `@${query}` });

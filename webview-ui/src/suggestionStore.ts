@@ -1,25 +1,22 @@
 import type { SlashCommandInfo } from "../../src/shared/protocol/messages";
 
 /**
- * The host's answers for the chat input's @ and / pickers. Kept apart from the chat store (like the
- * mode pickers): only the input reads them, and they change only while a picker is open.
+ * What the host lists for the chat input's / picker. Kept apart from the chat store (like the mode
+ * pickers): only the input reads it, and it changes only while the picker is open. (The @ picker's
+ * file search is a request: InputPicker.tsx.)
  */
 export interface Suggestions {
-  /** The answer to the latest `mentions/search`, by its id. */
-  files: { id: number; items: { path: string; kind: "file" | "folder" }[] };
   commands: SlashCommandInfo[];
 }
 
-let current: Suggestions = { files: { id: -1, items: [] }, commands: [] };
+let current: Suggestions = { commands: [] };
 const listeners = new Set<() => void>();
 
-/** Takes `mentions/results` and `commands/list`; anything else, or a malformed one, is ignored. */
+/** Takes `commands/list`; anything else, or a malformed one, is ignored. */
 export function applySuggestions(data: unknown): void {
   if (typeof data !== "object" || data === null) return;
-  const message = data as { type?: unknown; id?: unknown; items?: unknown; commands?: unknown };
-  if (message.type === "mentions/results" && typeof message.id === "number" && Array.isArray(message.items)) {
-    current = { ...current, files: { id: message.id, items: message.items as Suggestions["files"]["items"] } };
-  } else if (message.type === "commands/list" && Array.isArray(message.commands)) {
+  const message = data as { type?: unknown; commands?: unknown };
+  if (message.type === "commands/list" && Array.isArray(message.commands)) {
     current = { ...current, commands: message.commands as SlashCommandInfo[] };
   } else {
     return;

@@ -1,4 +1,5 @@
 import type { WebviewToHost } from "../../src/shared/protocol/messages";
+import type { SettingsToHost } from "../../src/shared/protocol/settings";
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -11,8 +12,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const api: VsCodeApi =
   typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : { postMessage: (m) => console.warn("no VS Code host", m) };
 
-/** For pages with a protocol of their own; the chat page uses `send`. */
-export function postToHost(message: unknown): void {
+/** The settings page's messages (settings/api.ts); the chat page uses `send`. */
+export function postToHost(message: SettingsToHost): void {
   api.postMessage(message);
 }
 

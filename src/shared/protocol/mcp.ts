@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { McpServerView } from "../mcpView";
+import { method, type Done } from "./requests";
 
 /**
  * The MCP view's messages, part of the chat page's protocol (messages.ts joins them in). The page
  * shows what servers say (names, descriptions, logs), so everything it sends back is checked here.
  */
 
-const requestId = z.string().min(1).max(50);
 const server = z.string().min(1).max(200);
 const scope = z.enum(["project", "global"]);
 export type McpScope = z.infer<typeof scope>;
@@ -30,24 +30,30 @@ export const MCP_MESSAGES = [
   /** The page shows the MCP view: the host sends mcp/state now and on each change until mcp/close. */
   z.object({ type: z.literal("mcp/open") }).strict(),
   z.object({ type: z.literal("mcp/close") }).strict(),
-  z.object({ type: z.literal("mcp/restart"), requestId, server }).strict(),
-  z.object({ type: z.literal("mcp/setDisabled"), requestId, server, disabled: z.boolean() }).strict(),
+] as const;
+/** Each answers a line for the status bar, or fails with what went wrong (requests.ts). */
+const mcpRequest = method<Done>();
+export const MCP_REQUESTS = {
+  "mcp/restart": mcpRequest(z.object({ server }).strict()),
+  "mcp/setDisabled": mcpRequest(z.object({ server, disabled: z.boolean() }).strict()),
   /** enabled: the tool is offered to the model (disabledTools); alwaysAllow: it runs without asking. */
-  z.object({ type: z.literal("mcp/setTool"), requestId, server, tool: z.string().min(1).max(200), flag: z.enum(["enabled", "alwaysAllow"]), value: z.boolean() }).strict(),
-  z.object({ type: z.literal("mcp/delete"), requestId, server }).strict(),
+  "mcp/setTool": mcpRequest(z.object({ server, tool: z.string().min(1).max(200), flag: z.enum(["enabled", "alwaysAllow"]), value: z.boolean() }).strict()),
+  "mcp/delete": mcpRequest(z.object({ server }).strict()),
   /** Opens the server's config file in the editor, at its entry. */
-  z.object({ type: z.literal("mcp/edit"), requestId, server }).strict(),
-  z.object({ type: z.literal("mcp/add"), requestId, form: McpServerFormSchema }).strict(),
+  "mcp/edit": mcpRequest(z.object({ server }).strict()),
+  "mcp/add": mcpRequest(z.object({ form: McpServerFormSchema }).strict()),
   /** Opens the project's or the global config file, made with an empty server list if missing. */
-  z.object({ type: z.literal("mcp/openFile"), requestId, scope }).strict(),
+  "mcp/openFile": mcpRequest(z.object({ scope }).strict()),
   /**
    * "Allow and start" on a project server that needs approval: fingerprint is the entry the card
    * showed, so the host allows that entry and no other (a changed one is shown again instead).
    */
-  z.object({ type: z.literal("mcp/approve"), requestId, server, fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+  "mcp/approve": mcpRequest(z.object({ server, fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).strict()),
   /** Opens VS Code's Manage Workspace Trust, where an untrusted workspace's servers are let start. */
-  z.object({ type: z.literal("mcp/manageTrust"), requestId }).strict(),
-] as const;
+  "mcp/manageTrust": mcpRequest(z.object({}).strict()),
+};
+export type McpRequests = typeof MCP_REQUESTS;
+export type McpMethod = keyof McpRequests;
 export type McpToHost = z.infer<(typeof MCP_MESSAGES)[number]>;
 
 export function isMcpMessage(message: { type: string }): message is McpToHost {
@@ -69,6 +75,5 @@ export interface McpViewState {
 
 export type HostToMcpView =
   | { type: "mcp/state"; state: McpViewState }
-  | { type: "mcp/result"; requestId: string; ok: boolean; message: string; field?: string }
   /** Kiln: MCP Servers: the page switches to the MCP view. */
   | { type: "mcp/show" };

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { parseMessage, type ParsedMessage } from "./parse";
 import type { ChatItem } from "./chat";
 import { McpAnswerSchema } from "./mcpRequests";
-import { MCP_MESSAGES, type HostToMcpView } from "./mcp";
+import { MCP_MESSAGES, MCP_REQUESTS, type HostToMcpView } from "./mcp";
+import { method, RequestEnvelopeSchema, type ResponseEnvelope } from "./requests";
 import { HISTORY_MESSAGES, type HostToHistoryView } from "./history";
 import { CheckpointMessageSchema } from "./checkpoints";
 
@@ -65,8 +66,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/setMode"), slug: z.string().min(1).max(100) }).strict(),
   /** Profile picker: the current task's requests use this profile, which also becomes the active one. */
   z.object({ type: z.literal("chat/setProfile"), name: z.string().trim().min(1).max(64) }).strict(),
-  /** The @ picker's search; the host answers `mentions/results` with the same id. */
-  z.object({ type: z.literal("mentions/search"), id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), query: z.string().max(MAX_MENTION_QUERY) }).strict(),
+  /** A request that expects an answer: its method and params are in CHAT_REQUESTS (requests.ts). */
+  RequestEnvelopeSchema,
   /** The / picker opened: the host answers `commands/list` with the built-ins and workflows. */
   z.object({ type: z.literal("commands/list") }).strict(),
   /** Restore files, restore files and task, or diff since, on a checkpoint row (checkpoints.ts). */
@@ -77,6 +78,20 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   ...HISTORY_MESSAGES,
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
+
+export interface MentionMatch {
+  path: string;
+  kind: "file" | "folder";
+}
+
+/** The chat page's requests (requests.ts): the host checks the params against these schemas. */
+export const CHAT_REQUESTS = {
+  /** The @ picker's search: files and folders matching the query, best first. */
+  "mentions/search": method<{ items: MentionMatch[] }>()(z.object({ query: z.string().max(MAX_MENTION_QUERY) }).strict()),
+  /** The MCP view's actions (mcp.ts). */
+  ...MCP_REQUESTS,
+};
+export type ChatRequests = typeof CHAT_REQUESTS;
 
 /**
  * Host -> webview. Deltas while a task runs; a snapshot only when a view (re)connects, so the cost
@@ -101,8 +116,8 @@ export type HostToWebview =
    * after a cancel (then the user sends or removes each one).
    */
   | { type: "chat/queue"; messages: string[]; paused: boolean }
-  /** Files and folders matching a `mentions/search`, best first. */
-  | { type: "mentions/results"; id: number; items: { path: string; kind: "file" | "folder" }[] }
+  /** The answer to a request (CHAT_REQUESTS). */
+  | ResponseEnvelope
   /** What the / picker offers. */
   | { type: "commands/list"; commands: SlashCommandInfo[] }
   /** Add to Context (editor or terminal): appended to the input, not sent; the user adds their words. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { APPROVE_WORDS, type ApproveWord } from "../approveWords";
 import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
 import { parseMessage, type ParsedMessage } from "./parse";
+import { method, RequestEnvelopeSchema, type Done, type ResponseEnvelope } from "./requests";
 
 /**
  * The settings panel's protocol, apart from the chat's: a different page with its own messages.
@@ -158,33 +159,43 @@ const ruleId = z.string().regex(/^(global|project):./, "must be a rule id such a
 
 export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/ready") }).strict(),
-  /** Creates a profile (no `original`) or replaces the one named `original`. */
-  z.object({ type: z.literal("settings/saveProfile"), requestId: z.string().max(100), original: name.optional(), profile: ProfileFormSchema }).strict(),
-  z.object({ type: z.literal("settings/deleteProfile"), requestId: z.string().max(100), name }).strict(),
-  /** The key goes to SecretStorage; "" removes it. It is never sent back. */
-  z.object({ type: z.literal("settings/setKey"), requestId: z.string().max(100), name, key: z.string().max(MAX_API_KEY) }).strict(),
-  z.object({ type: z.literal("settings/setActive"), requestId: z.string().max(100), name }).strict(),
-  /** Pins a profile to a mode; null removes the pin. */
-  z.object({ type: z.literal("settings/pinMode"), requestId: z.string().max(100), mode: slug, profile: name.nullable() }).strict(),
   z.object({ type: z.literal("settings/openAutoApprove") }).strict(),
-  /** The values are checked by the host (AutoApproveChangesSchema), which names a bad field in its answer. */
-  z.object({ type: z.literal("settings/setAutoApprove"), requestId: z.string().max(100), changes: z.record(z.string().max(50), z.unknown()) }).strict(),
-  /** Checked by the host (OptionChangesSchema and the list of modes), which names a bad field in its answer. */
-  z.object({ type: z.literal("settings/setOptions"), requestId: z.string().max(100), changes: z.record(z.string().max(50), z.unknown()) }).strict(),
-  /** Creates a custom mode in the scope's file (no `original`) or replaces the one with slug `original`. */
-  z.object({ type: z.literal("settings/saveMode"), requestId: z.string().max(100), scope: modeScope, original: slug.optional(), mode: ModeFormSchema }).strict(),
-  z.object({ type: z.literal("settings/deleteMode"), requestId: z.string().max(100), scope: modeScope, slug }).strict(),
   /** Opens the project's .kilocodemodes (made with a commented example if missing) or the global modes file. */
   z.object({ type: z.literal("settings/editModes"), scope: z.enum(["project", "global"]) }).strict(),
-  z.object({ type: z.literal("settings/exportMode"), requestId: z.string().max(100), slug }).strict(),
-  /** Turns a rule file (by its id, RuleView.id) on or off: kiln.rules.disabled. */
-  z.object({ type: z.literal("settings/setRuleEnabled"), requestId: z.string().max(100), id: ruleId, enabled: z.boolean() }).strict(),
   /** Opens a listed rule file; the host opens only ids its loader found. */
   z.object({ type: z.literal("settings/openRule"), id: ruleId }).strict(),
-  /** Creates .kilocode/rules/<name>.md with a stub; the host checks the name (ruleName.ts). */
-  z.object({ type: z.literal("settings/newRule"), requestId: z.string().max(100), name: z.string().max(200) }).strict(),
+  /** A request that expects an answer: its method and params are in SETTINGS_REQUESTS (requests.ts). */
+  RequestEnvelopeSchema,
 ]);
 export type SettingsToHost = z.infer<typeof SettingsToHostSchema>;
+
+/** Each answers a line for the status bar, or fails naming the form field it refuses (requests.ts). */
+const settingsRequest = method<Done>();
+/** The settings page's requests: the host checks the params against these schemas. */
+export const SETTINGS_REQUESTS = {
+  /** Creates a profile (no `original`) or replaces the one named `original`. */
+  "settings/saveProfile": settingsRequest(z.object({ original: name.optional(), profile: ProfileFormSchema }).strict()),
+  "settings/deleteProfile": settingsRequest(z.object({ name }).strict()),
+  /** The key goes to SecretStorage; "" removes it. It is never sent back. */
+  "settings/setKey": settingsRequest(z.object({ name, key: z.string().max(MAX_API_KEY) }).strict()),
+  "settings/setActive": settingsRequest(z.object({ name }).strict()),
+  /** Pins a profile to a mode; null removes the pin. */
+  "settings/pinMode": settingsRequest(z.object({ mode: slug, profile: name.nullable() }).strict()),
+  /** The values are checked by the host (AutoApproveChangesSchema), which names a bad field in its answer. */
+  "settings/setAutoApprove": settingsRequest(z.object({ changes: z.record(z.string().max(50), z.unknown()) }).strict()),
+  /** Checked by the host (OptionChangesSchema and the list of modes), which names a bad field in its answer. */
+  "settings/setOptions": settingsRequest(z.object({ changes: z.record(z.string().max(50), z.unknown()) }).strict()),
+  /** Creates a custom mode in the scope's file (no `original`) or replaces the one with slug `original`. */
+  "settings/saveMode": settingsRequest(z.object({ scope: modeScope, original: slug.optional(), mode: ModeFormSchema }).strict()),
+  "settings/deleteMode": settingsRequest(z.object({ scope: modeScope, slug }).strict()),
+  "settings/exportMode": settingsRequest(z.object({ slug }).strict()),
+  /** Turns a rule file (by its id, RuleView.id) on or off: kiln.rules.disabled. */
+  "settings/setRuleEnabled": settingsRequest(z.object({ id: ruleId, enabled: z.boolean() }).strict()),
+  /** Creates .kilocode/rules/<name>.md with a stub; the host checks the name (ruleName.ts). */
+  "settings/newRule": settingsRequest(z.object({ name: z.string().max(200) }).strict()),
+};
+export type SettingsRequests = typeof SETTINGS_REQUESTS;
+export type SettingsMethod = keyof SettingsRequests;
 
 export interface ProfileView {
   name: string;
@@ -271,8 +282,8 @@ export interface SettingsState {
 
 export type HostToSettings =
   | { type: "settings/state"; state: SettingsState }
-  /** The answer to one request; `field` names the form field a refusal is about. */
-  | { type: "settings/result"; requestId: string; ok: boolean; message: string; field?: string };
+  /** The answer to a request (SETTINGS_REQUESTS); `error.field` names the form field a refusal is about. */
+  | ResponseEnvelope;
 
 export type SettingsParseResult = ParsedMessage<SettingsToHost>;
 

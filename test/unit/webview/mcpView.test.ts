@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { McpServerView } from "../../../src/shared/mcpView";
 import type { McpViewState } from "../../../src/shared/protocol/mcp";
 import { el } from "./dom";
-import { posted } from "./host";
+import { answer as respond, posted, sentAs as sent } from "./host";
 import { App, ChatStore, McpStore } from "./ui";
 
 const EVERYTHING: McpServerView = {
@@ -28,8 +28,8 @@ function state(servers: McpServerView[] = [EVERYTHING, BROKEN], errors: string[]
   return { servers, errors, files: { project: { path: "/ws/.kilocode/mcp.json", exists: true }, global: { path: "/g/mcp_settings.json", exists: false } } };
 }
 
-type Sent = { type: string; requestId?: string; [key: string]: unknown };
-const sent = (type: string) => posted.filter((m): m is Sent => (m as Sent).type === type);
+/** The host's refusal or acceptance of one request (mcpController.ts answers { message }). */
+const answer = (request: { requestId?: number }, outcome: { ok: boolean; message: string; field?: string }) => act(() => respond(request, outcome));
 const checked = (node: unknown) => (node as { checked: boolean }).checked;
 
 /** The chat page with its MCP view opened from the header, and the host's first state applied. */
@@ -76,15 +76,15 @@ describe("the sidebar's MCP view", () => {
     expect(el(screen.getByTestId("mcp-config-errors")).textContent).toContain('server "x": command must be a non-empty string');
   });
 
-  it("a switch asks the host to change that tool, shows the click at once, and the host's value once answered", () => {
-    const { host } = openMcp();
+  it("a switch asks the host to change that tool, shows the click at once, and the host's value once answered", async () => {
+    openMcp();
     const everything = within(screen.getAllByTestId("mcp-server")[0]!);
     fireEvent.click(everything.getByLabelText("Always allow echo"));
     const [request] = sent("mcp/setTool");
     expect(request).toMatchObject({ server: "everything", tool: "echo", flag: "alwaysAllow", value: true });
     expect(checked(everything.getByLabelText("Always allow echo"))).toBe(true);
     // The host refused (say the file is broken) and its state still says false.
-    host({ type: "mcp/result", requestId: request!.requestId!, ok: false, message: "not valid JSON" });
+    await answer(request!, { ok: false, message: "not valid JSON" });
     expect(checked(everything.getByLabelText("Always allow echo"))).toBe(false);
     expect(el(everything.getByRole("alert")).textContent).toBe("not valid JSON");
     fireEvent.click(everything.getByLabelText("Use add"));
@@ -109,8 +109,8 @@ describe("the sidebar's MCP view", () => {
     expect(sent("mcp/edit")).toMatchObject([{ server: "everything" }]);
   });
 
-  it("Add server refuses in the page what the host would, naming the field, and sends a good one", () => {
-    const { host } = openMcp();
+  it("Add server refuses in the page what the host would, naming the field, and sends a good one", async () => {
+    openMcp();
     fireEvent.click(screen.getByTestId("mcp-add-open"));
     fireEvent.change(screen.getByTestId("mcp-add-name"), { target: { value: "git" } });
     fireEvent.click(screen.getByTestId("mcp-add-save"));
@@ -128,12 +128,12 @@ describe("the sidebar's MCP view", () => {
     const [add] = sent("mcp/add");
     expect(add!.form).toEqual({ name: "git", scope: "project", transport: "stdio", command: "uvx", args: ["mcp-server-git", "--repository", "."], url: "", env: [{ name: "GIT_TOKEN", value: "abc=def" }] });
     // The host's refusal keeps the form and what was typed; its acceptance closes it.
-    host({ type: "mcp/result", requestId: add!.requestId!, ok: false, field: "name", message: '.kilocode/mcp.json already has a server "git"' });
+    await answer(add!, { ok: false, field: "name", message: '.kilocode/mcp.json already has a server "git"' });
     expect(el(screen.getByTestId("mcp-add-error")).textContent).toBe('name: .kilocode/mcp.json already has a server "git"');
     expect(el(screen.getByTestId("mcp-add-name")).getAttribute("aria-invalid")).toBe("true");
     fireEvent.change(screen.getByTestId("mcp-add-name"), { target: { value: "git2" } });
     fireEvent.click(screen.getByTestId("mcp-add-save"));
-    host({ type: "mcp/result", requestId: sent("mcp/add")[1]!.requestId!, ok: true, message: "Added git2." });
+    await answer(sent("mcp/add")[1]!, { ok: true, message: "Added git2." });
     expect(screen.queryByTestId("mcp-add-form")).toBeNull();
     expect(el(screen.getByTestId("mcp-status")).textContent).toBe("Added git2.");
   });

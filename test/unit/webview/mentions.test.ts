@@ -4,7 +4,7 @@ import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applySuggestions } from "../../../webview-ui/src/suggestionStore";
 import { el, texts } from "./dom";
-import { posted } from "./host";
+import { posted, requests, respond } from "./host";
 import { App, ChatStore } from "./ui";
 
 function chat() {
@@ -19,11 +19,11 @@ const typeText = (text: string) => fireEvent.change(input(), { target: { value: 
 const key = (name: string) => fireEvent.keyDown(input(), { key: name });
 const options = () => texts(screen.getByTestId("input-picker"), "[role=option] .input-picker-label");
 /** The host's answer to the picker's last search, as the page receives it. */
-function answerSearch(items: { path: string; kind: "file" | "folder" }[]) {
-  const search = posted.filter((m): m is { type: "mentions/search"; id: number; query: string } => (m as { type?: string }).type === "mentions/search").at(-1);
+async function answerSearch(items: { path: string; kind: "file" | "folder" }[]) {
+  const search = requests("mentions/search").at(-1);
   expect(search).toBeDefined();
-  act(() => applySuggestions({ type: "mentions/results", id: search!.id, items }));
-  return search!;
+  await act(() => respond(search!, { result: { items } }));
+  return search!.params as { query: string };
 }
 
 describe("the @ picker in the chat input", () => {
@@ -32,22 +32,22 @@ describe("the @ picker in the chat input", () => {
   });
   afterEach(cleanup);
 
-  it("opens on @ as an accessible listbox, asks the host to search, and shows its files", () => {
+  it("opens on @ as an accessible listbox, asks the host to search, and shows its files", async () => {
     chat();
     expect(screen.queryByTestId("input-picker")).toBeNull();
     typeText("fix @gre");
     const picker = screen.getByTestId("input-picker");
     expect(el(picker).getAttribute("role")).toBe("listbox");
     expect(el(input()).getAttribute("aria-expanded")).toBe("true");
-    expect(answerSearch([{ path: "src/greet.ts", kind: "file" }, { path: "src/greetings", kind: "folder" }]).query).toBe("gre");
+    expect((await answerSearch([{ path: "src/greet.ts", kind: "file" }, { path: "src/greetings", kind: "folder" }])).query).toBe("gre");
     expect(options()).toEqual(["src/greet.ts", "src/greetings/"]);
     expect(el(input()).getAttribute("aria-activedescendant")).toBe(el(screen.getAllByTestId("picker-option")[0]).getAttribute("id"));
   });
 
-  it("picks with the keyboard: ArrowDown then Enter inserts the mention without sending", () => {
+  it("picks with the keyboard: ArrowDown then Enter inserts the mention without sending", async () => {
     chat();
     typeText("explain @src");
-    answerSearch([{ path: "src/a.ts", kind: "file" }, { path: "src/my dir", kind: "folder" }]);
+    await answerSearch([{ path: "src/a.ts", kind: "file" }, { path: "src/my dir", kind: "folder" }]);
     key("ArrowDown");
     expect(el(screen.getAllByTestId("picker-option")[1]).getAttribute("aria-selected")).toBe("true");
     key("Enter");
@@ -56,10 +56,10 @@ describe("the @ picker in the chat input", () => {
     expect(screen.queryByTestId("input-picker")).toBeNull();
   });
 
-  it("offers problems, terminal and git-changes, a typed commit and URL; Tab picks, Escape closes", () => {
+  it("offers problems, terminal and git-changes, a typed commit and URL; Tab picks, Escape closes", async () => {
     chat();
     typeText("@pro");
-    answerSearch([]);
+    await answerSearch([]);
     expect(options()).toEqual(["problems"]);
     key("Tab");
     expect(value()).toBe("@problems ");
@@ -67,7 +67,7 @@ describe("the @ picker in the chat input", () => {
     typeText("see @https://example.com/docs");
     expect(options()).toEqual(["https://example.com/docs"]);
     typeText("see @abc1234");
-    answerSearch([]);
+    await answerSearch([]);
     expect(options()[0]).toBe("abc1234");
 
     key("Escape");

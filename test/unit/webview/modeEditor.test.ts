@@ -4,7 +4,7 @@ import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OPTION_DEFAULTS, type AutoApproveView, type ModeView, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el } from "./dom";
-import { posted } from "./host";
+import { answer, posted, sentAs } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { SettingsApp } from "../../../webview-ui/src/settings/SettingsApp";
 import { SettingsModel } from "../../../webview-ui/src/settings/model";
@@ -31,9 +31,8 @@ function show(modes: ModeView[] = [CODE, DOCS, ASK_GLOBAL], hasWorkspace = true)
   return model;
 }
 
-type Sent = { type: string; requestId: string; scope?: string; original?: string; slug?: string; mode?: Record<string, unknown> };
-function sent(type: string): Sent[] {
-  return posted.filter((m): m is Sent => (m as { type?: string }).type === type);
+function sent(type: string) {
+  return sentAs(type);
 }
 function input(testId: string): { value: string; checked: boolean; disabled: boolean } {
   return screen.getByTestId(testId) as unknown as { value: string; checked: boolean; disabled: boolean };
@@ -104,8 +103,8 @@ describe("settings: mode editor", () => {
     expect(sent("settings/saveMode")).toEqual([]);
   });
 
-  it("edits a custom mode in its own file, keeping the regex, and closes once saved", () => {
-    const model = show();
+  it("edits a custom mode in its own file, keeping the regex, and closes once saved", async () => {
+    show();
     fireEvent.click(within(row("docs")).getByText("Edit"));
     expect(input("mode-slug").value).toBe("docs");
     expect(input("mode-whenToUse").value).toBe("Markdown work");
@@ -117,16 +116,16 @@ describe("settings: mode editor", () => {
     fireEvent.click(screen.getByText("Save mode"));
     const [message] = sent("settings/saveMode");
     expect(message).toMatchObject({ scope: "project", original: "docs", mode: { name: "Documentation", groups: ["read", ["edit", { fileRegex: "\\.md$", description: "Markdown" }]] } });
-    act(() => model.apply({ type: "settings/result", requestId: message!.requestId, ok: true, message: "Saved mode Documentation." }));
+    await act(() => answer(message!, { ok: true, message: "Saved mode Documentation." }));
     expect(screen.queryByTestId("mode-editor")).toBeNull();
   });
 
-  it("shows the host's refusal (file and field) under that field and keeps the form", () => {
-    const model = show();
+  it("shows the host's refusal (file and field) under that field and keeps the form", async () => {
+    show();
     fireEvent.click(within(row("docs")).getByText("Edit"));
     fireEvent.click(screen.getByText("Save mode"));
     const [message] = sent("settings/saveMode");
-    act(() => model.apply({ type: "settings/result", requestId: message!.requestId, ok: false, field: "slug", message: '/ws/.kilocodemodes: mode "docs": slug: another mode in this file has it' }));
+    await act(() => answer(message!, { ok: false, field: "slug", message: '/ws/.kilocodemodes: mode "docs": slug: another mode in this file has it' }));
     expect(el(screen.getByTestId("mode-error-slug")).textContent).toBe('/ws/.kilocodemodes: mode "docs": slug: another mode in this file has it');
     expect(screen.getByTestId("mode-editor")).toBeTruthy();
   });

@@ -4,7 +4,7 @@ import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OPTION_DEFAULTS, type AutoApproveView, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el } from "./dom";
-import { posted } from "./host";
+import { answer, posted, sentAs } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { SettingsApp } from "../../../webview-ui/src/settings/SettingsApp";
 import { SettingsModel } from "../../../webview-ui/src/settings/model";
@@ -32,9 +32,8 @@ function show(approve: Partial<AutoApproveView> = {}) {
   return { model, section };
 }
 
-type Changes = { type: string; requestId: string; changes: Record<string, unknown> };
-function sent(): Changes[] {
-  return posted.filter((m): m is Changes => (m as { type?: string }).type === "settings/setAutoApprove");
+function sent() {
+  return sentAs("settings/setAutoApprove");
 }
 function checked(node: unknown): boolean {
   return (node as { checked: boolean }).checked;
@@ -108,11 +107,10 @@ describe("settings: auto-approve section", () => {
     expect(sent().map((m) => m.changes)).toEqual([{ maxRequests: 20, maxCost: 1.5 }]);
   });
 
-  it("shows the host's refusal under the field it names", () => {
-    const { model } = show();
+  it("shows the host's refusal under the field it names", async () => {
+    show();
     fireEvent.click(screen.getByLabelText("Delete files"));
-    const id = sent()[0]!.requestId;
-    act(() => model.apply({ type: "settings/result", requestId: id, ok: false, field: "words", message: "kiln.autoApprove each must be one of read, edit" }));
+    await act(() => answer(sent()[0]!, { ok: false, field: "words", message: "kiln.autoApprove each must be one of read, edit" }));
     expect(el(screen.getByTestId("approve-error-words")).textContent).toBe("kiln.autoApprove each must be one of read, edit");
   });
 

@@ -4,7 +4,7 @@ import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OPTION_DEFAULTS, type AutoApproveView, type ModeView, type OptionsView, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el } from "./dom";
-import { posted } from "./host";
+import { answer, posted, sentAs } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { SettingsApp } from "../../../webview-ui/src/settings/SettingsApp";
 import { SettingsModel } from "../../../webview-ui/src/settings/model";
@@ -24,8 +24,7 @@ function show(options: Partial<OptionsView> = {}) {
   return { model, section: screen.getByTestId("options-section") };
 }
 
-type Changes = { type: string; requestId: string; changes: Record<string, unknown> };
-const sent = () => posted.filter((m): m is Changes => (m as { type?: string }).type === "settings/setOptions");
+const sent = () => sentAs("settings/setOptions");
 const value = (node: unknown) => (node as { value: string }).value;
 const checked = (node: unknown) => (node as { checked: boolean }).checked;
 const disabled = (node: unknown) => (node as { disabled: boolean }).disabled;
@@ -92,12 +91,11 @@ describe("settings: limits and tools section", () => {
     expect(sent()).toEqual([]);
   });
 
-  it("shows the host's refusal under the field it names", () => {
-    const { model } = show();
+  it("shows the host's refusal under the field it names", async () => {
+    show();
     fireEvent.change(box(/Characters of a tool result/), { target: { value: "2000" } });
     save();
-    const id = sent()[0]!.requestId;
-    act(() => model.apply({ type: "settings/result", requestId: id, ok: false, field: "toolResultMaxChars", message: "kiln.context.toolResultMaxChars is refused" }));
+    await act(() => answer(sent()[0]!, { ok: false, field: "toolResultMaxChars", message: "kiln.context.toolResultMaxChars is refused" }));
     expect(el(screen.getByTestId("options-error-toolResultMaxChars")).textContent).toBe("kiln.context.toolResultMaxChars is refused");
     // The edit stays in its box, to be fixed.
     expect(value(box(/Characters of a tool result/))).toBe("2000");

@@ -37,7 +37,7 @@ describe("settings: deleting a profile", () => {
     expect(el(screen.getByTestId("confirm-delete")).textContent).toContain("Delete profile Local and its key?");
     expect(posted).toEqual([]);
     fireEvent.click(within(screen.getByTestId("confirm-delete")).getByRole("button", { name: "Delete" }));
-    expect(posted).toEqual([{ type: "settings/deleteProfile", requestId: expect.any(String), name: "Local" }]);
+    expect(posted).toEqual([{ type: "request", id: expect.any(Number), method: "settings/deleteProfile", params: { name: "Local" } }]);
     expect(screen.queryByTestId("confirm-delete")).toBeNull();
   });
 
@@ -69,7 +69,7 @@ describe("settings: a profile's own auto-condense threshold", () => {
     expect(posted).toEqual([]);
     fireEvent.change(screen.getByTestId("field-autoCondensePercent"), { target: { value: "60" } });
     fireEvent.click(screen.getByTestId("save-profile"));
-    expect(posted).toEqual([expect.objectContaining({ type: "settings/saveProfile", original: "Local", profile: expect.objectContaining({ autoCondensePercent: 60 }) })]);
+    expect(posted).toEqual([expect.objectContaining({ type: "request", method: "settings/saveProfile", params: expect.objectContaining({ original: "Local", profile: expect.objectContaining({ autoCondensePercent: 60 }) }) })]);
   });
 
   it("is not offered for the default profile, whose threshold is the setting", () => {

@@ -4,7 +4,7 @@ import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OPTION_DEFAULTS, type AutoApproveView, type RuleView, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el, texts } from "./dom";
-import { posted } from "./host";
+import { answer, posted, sentAs } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { SettingsApp } from "../../../webview-ui/src/settings/SettingsApp";
 import { SettingsModel } from "../../../webview-ui/src/settings/model";
@@ -37,8 +37,7 @@ function show(files?: RuleView[], hasWorkspace?: boolean) {
   return { model, section: within(screen.getByTestId("rules-section")) };
 }
 
-type Sent = { type: string; requestId?: string; id?: string; enabled?: boolean; name?: string };
-const sent = (type: string) => posted.filter((m): m is Sent => (m as Sent).type === type);
+const sent = (type: string) => sentAs(type);
 const checked = (node: unknown) => (node as { checked: boolean }).checked;
 const disabled = (node: unknown) => (node as { disabled: boolean }).disabled;
 
@@ -87,19 +86,19 @@ describe("settings: rules section", () => {
     expect(screen.queryAllByTestId("rule")).toHaveLength(0);
   });
 
-  it("New rule file sends the name and shows the host's answer", () => {
-    const { model, section } = show();
+  it("New rule file sends the name and shows the host's answer", async () => {
+    const { section } = show();
     const button = screen.getByTestId("new-rule");
     expect(disabled(button)).toBe(true);
     fireEvent.change(section.getByLabelText(/New rule file in \.kilocode\/rules\//), { target: { value: "testing conventions" } });
     fireEvent.click(button);
     const [request] = sent("settings/newRule");
     expect(request).toMatchObject({ name: "testing conventions" });
-    act(() => model.apply({ type: "settings/result", requestId: request!.requestId!, ok: false, field: "ruleName", message: ".kilocode/rules/testing-conventions.md already exists; choose another name or open it from the list" }));
+    await act(() => answer(request!, { ok: false, field: "ruleName", message: ".kilocode/rules/testing-conventions.md already exists; choose another name or open it from the list" }));
     expect(el(screen.getByTestId("rules-error-ruleName")).textContent).toBe(".kilocode/rules/testing-conventions.md already exists; choose another name or open it from the list");
     fireEvent.click(button);
     const second = sent("settings/newRule")[1]!;
-    act(() => model.apply({ type: "settings/result", requestId: second.requestId!, ok: true, message: "Created .kilocode/rules/testing-conventions.md." }));
+    await act(() => answer(second, { ok: true, message: "Created .kilocode/rules/testing-conventions.md." }));
     expect(screen.queryByTestId("rules-error-ruleName")).toBeNull();
     expect(el(screen.getByTestId("rules-created")).textContent).toBe("Created .kilocode/rules/testing-conventions.md.");
   });

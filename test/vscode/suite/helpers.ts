@@ -5,6 +5,8 @@ import * as vscode from "vscode";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
 import type { ChatSession } from "../../../src/hosts/vscode/chat/ChatSession";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
+import type { ResponseEnvelope } from "../../../src/shared/protocol/requests";
+import { SETTINGS_REQUESTS, type SettingsState } from "../../../src/shared/protocol/settings";
 import type { ProviderKind } from "../../../src/core/llm/types";
 import type { ChatItem } from "../../../src/shared/protocol/chat";
 import type { FakeModelServer, ScriptedTurn } from "../../fixtures/fakeModelServer";
@@ -54,18 +56,68 @@ export async function allowMcpServer(name: string): Promise<void> {
   const server = await waitFor(`MCP server "${name}" to be listed`, () => api.mcp.hub.servers().find((s) => s.name === name));
   if (!server.blocked) return;
   assert.equal(server.blocked.reason, "not-approved", `${name} is blocked for another reason: ${server.blocked.reason}`);
-  const requestId = `allow-${name}-${Date.now()}`;
-  const answered = new Promise<{ ok: boolean; message: string }>((resolve) => {
-    const listener = api.sidebar.onDidPost((m) => {
-      if (m.type === "mcp/result" && m.requestId === requestId) {
-        listener.dispose();
-        resolve(m);
-      }
+  const result = await requestOn(api.sidebar, "mcp/approve", { server: name, fingerprint: server.blocked.fingerprint });
+  assert.equal(result.ok, true, result.message);
+}
+
+/** A request's answer, as a page's status line reads it: ok, the message, the refused field, and the result. */
+export interface RequestAnswer {
+  ok: boolean;
+  message: string;
+  field?: string;
+  result?: unknown;
+}
+
+let lastRequestId = 1_000_000;
+
+/**
+ * Sends a request (shared/protocol/requests.ts) as a page's `request` does and resolves with the
+ * host's response to it; a successful result's `message` (settings and MCP actions) is lifted out.
+ */
+export async function requestOn(
+  page: { receive(raw: unknown): unknown; onDidPost: vscode.Event<{ type: string }> },
+  method: string,
+  params: unknown,
+): Promise<RequestAnswer> {
+  const id = ++lastRequestId;
+  const answered = new Promise<RequestAnswer>((resolve) => {
+    const listener = page.onDidPost((m) => {
+      const response = m as ResponseEnvelope;
+      if (response.type !== "response" || response.id !== id) return;
+      listener.dispose();
+      resolve(answerOf(response));
     });
   });
-  api.sidebar.receive({ type: "mcp/approve", requestId, server: name, fingerprint: server.blocked.fingerprint });
-  const result = await answered;
-  assert.equal(result.ok, true, result.message);
+  void page.receive({ type: "request", id, method, params });
+  return answered;
+}
+
+/**
+ * Sends a settings-page message as the suites write it, `{ type, ...params }`: a method of
+ * SETTINGS_REQUESTS goes as a request envelope (its response comes back as `answer`), anything else
+ * as it is. Resolves once the host has acted on it, with the last state it posted.
+ */
+export async function toSettings(api: KilnTestApi, message: Record<string, unknown>): Promise<{ answer?: RequestAnswer; state?: SettingsState }> {
+  const { type, ...params } = message;
+  const isRequest = typeof type === "string" && Object.hasOwn(SETTINGS_REQUESTS, type);
+  const id = ++lastRequestId;
+  let answer: RequestAnswer | undefined;
+  let state: SettingsState | undefined;
+  const listener = api.settings.onDidPost((m) => {
+    if (m.type === "settings/state") state = m.state;
+    if (m.type === "response" && m.id === id) answer = answerOf(m);
+  });
+  try {
+    await api.settings.receive(isRequest ? { type: "request", id, method: type, params } : message);
+  } finally {
+    listener.dispose();
+  }
+  return { answer, state };
+}
+
+function answerOf(response: ResponseEnvelope): RequestAnswer {
+  if (response.ok) return { ok: true, message: String((response.result as { message?: unknown } | undefined)?.message ?? ""), result: response.result };
+  return { ok: false, message: response.error.message, ...(response.error.field !== undefined ? { field: response.error.field } : {}) };
 }
 
 /** Removes the workspace's .kilocode folder (the suites share the workspace, which has none of its own) and its servers. */

@@ -4,19 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { McpServerView } from "../../../src/core/mcp/types";
-import type { McpToHost } from "../../../src/shared/protocol/mcp";
-import type { HostToWebview } from "../../../src/shared/protocol/messages";
-import { kiln, removeMcpConfig, waitFor, writeMcpConfig } from "./helpers";
+import type { McpMethod, McpRequests } from "../../../src/shared/protocol/mcp";
+import type { ParamsOf } from "../../../src/shared/protocol/requests";
+import { kiln, removeMcpConfig, requestOn, waitFor, writeMcpConfig, type RequestAnswer } from "./helpers";
 
 // The suite runs from out/test/vscode: the repository is three folders up.
 const TEST_SERVER = pathToFileURL(join(__dirname, "..", "..", "..", "test", "fixtures", "mcp", "testServer.mjs")).href;
 const CONNECT_MS = 45_000;
 
-type Result = Extract<HostToWebview, { type: "mcp/result" }>;
-type WithoutId<T> = T extends unknown ? Omit<T, "requestId"> : never;
+/** A request as one value: its method as `type`, beside its params. */
+type McpRequest = { [K in McpMethod]: { type: K } & ParamsOf<McpRequests, K> }[McpMethod];
 
 describe("A project's MCP servers need approval in the real host", () => {
-  let counter = 0;
   let markers: string;
   // The marker file is made by the server's command the moment it runs, before it speaks MCP.
   const entry = (name: string, extra: string[] = []) => ({
@@ -31,19 +30,8 @@ describe("A project's MCP servers need approval in the real host", () => {
   };
 
   /** Sends a request as the MCP view does and resolves with the host's answer. */
-  async function request(message: WithoutId<Extract<McpToHost, { requestId: string }>>): Promise<Result> {
-    const api = await kiln();
-    const requestId = `trust-${++counter}`;
-    const answered = new Promise<Result>((resolve) => {
-      const l = api.sidebar.onDidPost((m) => {
-        if (m.type === "mcp/result" && m.requestId === requestId) {
-          l.dispose();
-          resolve(m);
-        }
-      });
-    });
-    api.sidebar.receive({ ...message, requestId });
-    return answered;
+  async function request({ type, ...params }: McpRequest): Promise<RequestAnswer> {
+    return requestOn((await kiln()).sidebar, type, params);
   }
 
   before(() => {

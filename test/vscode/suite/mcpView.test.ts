@@ -3,16 +3,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { McpServerView } from "../../../src/core/mcp/types";
-import type { McpServerForm, McpToHost, McpViewState } from "../../../src/shared/protocol/mcp";
-import type { HostToWebview } from "../../../src/shared/protocol/messages";
-import { allowMcpServer, kiln, waitFor } from "./helpers";
+import type { McpMethod, McpRequests, McpServerForm, McpViewState } from "../../../src/shared/protocol/mcp";
+import type { ParamsOf } from "../../../src/shared/protocol/requests";
+import { allowMcpServer, kiln, requestOn, waitFor, type RequestAnswer } from "./helpers";
 
 // The suite runs from out/test/vscode: the repository, with its node_modules, is three folders up.
 const EVERYTHING = join(__dirname, "..", "..", "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const CONNECT_MS = 45_000;
 
-type Result = Extract<HostToWebview, { type: "mcp/result" }>;
-type WithoutId<T> = T extends unknown ? Omit<T, "requestId"> : never;
+/** A request as one value: its method as `type`, beside its params. */
+type McpRequest = { [K in McpMethod]: { type: K } & ParamsOf<McpRequests, K> }[McpMethod];
 
 describe("The MCP view in the real host (sidebar, mcp/* messages)", () => {
   const workspace = process.env.KILN_TEST_WORKSPACE!;
@@ -32,7 +32,6 @@ describe("The MCP view in the real host (sidebar, mcp/* messages)", () => {
 `;
   let latest: McpViewState | undefined;
   let listener: vscode.Disposable | undefined;
-  let counter = 0;
 
   const write = (text: string) => {
     mkdirSync(join(workspace, ".kilocode"), { recursive: true });
@@ -47,19 +46,8 @@ describe("The MCP view in the real host (sidebar, mcp/* messages)", () => {
   const connectedLines = (name: string) => (serverIn(name)?.log ?? []).filter((l) => l.includes("[kiln] connected")).length;
 
   /** Sends a request as the page does and resolves with the host's answer to it. */
-  async function request(message: WithoutId<Extract<McpToHost, { requestId: string }>>): Promise<Result> {
-    const api = await kiln();
-    const requestId = `test-${++counter}`;
-    const answered = new Promise<Result>((resolve) => {
-      const l = api.sidebar.onDidPost((m) => {
-        if (m.type === "mcp/result" && m.requestId === requestId) {
-          l.dispose();
-          resolve(m);
-        }
-      });
-    });
-    api.sidebar.receive({ ...message, requestId });
-    return answered;
+  async function request({ type, ...params }: McpRequest): Promise<RequestAnswer> {
+    return requestOn((await kiln()).sidebar, type, params);
   }
 
   /** Resolves once a watcher has seen the next change of the config file and Kiln is done with it. */
@@ -185,8 +173,9 @@ describe("The MCP view in the real host (sidebar, mcp/* messages)", () => {
     );
     assert.match(refusals[2]!.message, /already has a server "everything"/);
     assert.equal(readFileSync(configFile, "utf8"), written());
-    // What the page cannot send at all (an unknown field) is dropped before it is acted on.
-    (await kiln()).sidebar.receive({ type: "mcp/add", requestId: "x", form: { ...base, extra: 1 } });
+    // What the page cannot send at all (an unknown field) is refused before it is acted on.
+    const invalid = await requestOn((await kiln()).sidebar, "mcp/add", { form: { ...base, extra: 1 } });
+    assert.equal(invalid.ok, false);
     assert.equal(readFileSync(configFile, "utf8"), written());
   });
 

@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { HostToWebview } from "../../../src/shared/protocol/messages";
+import type { HostToWebview, MentionMatch } from "../../../src/shared/protocol/messages";
 import { FakeModelServer, type RecordedRequest } from "../../fixtures/fakeModelServer";
 import { chatItems, COMPLETE, configure, exchange, kiln, setKiln, waitFor } from "./helpers";
 
@@ -108,15 +108,16 @@ describe("@ mentions and slash commands in the chat", () => {
     const posted: HostToWebview[] = [];
     const listener = api.sidebar.onDidPost((m) => posted.push(m));
     try {
-      api.sidebar.receive({ type: "mentions/search", id: 4242, query: "gre" });
-      const results = await waitFor("the search results", () => posted.flatMap((m) => (m.type === "mentions/results" && m.id === 4242 ? [m.items] : [])).at(0));
+      const itemsOf = (id: number) => posted.flatMap((m) => (m.type === "response" && m.id === id && m.ok ? [(m.result as { items: MentionMatch[] }).items] : [])).at(0);
+      api.sidebar.receive({ type: "request", id: 4242, method: "mentions/search", params: { query: "gre" } });
+      const results = await waitFor("the search results", () => itemsOf(4242));
       assert.deepEqual(results[0], { path: "src/greet.ts", kind: "file" });
       // A malformed request is dropped at the boundary, not answered.
-      api.sidebar.receive({ type: "mentions/search", id: -1, query: "gre" });
-      api.sidebar.receive({ type: "mentions/search", id: 4243, query: "README" });
-      const readme = await waitFor("the second results", () => posted.flatMap((m) => (m.type === "mentions/results" && m.id === 4243 ? [m.items] : [])).at(0));
+      api.sidebar.receive({ type: "request", id: -1, method: "mentions/search", params: { query: "gre" } });
+      api.sidebar.receive({ type: "request", id: 4243, method: "mentions/search", params: { query: "README" } });
+      const readme = await waitFor("the second results", () => itemsOf(4243));
       assert.deepEqual(readme[0], { path: "README.md", kind: "file" });
-      assert.equal(posted.filter((m) => m.type === "mentions/results").length, 2);
+      assert.equal(posted.filter((m) => m.type === "response").length, 2);
     } finally {
       listener.dispose();
     }

@@ -3,34 +3,24 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
-import type { HostToSettings, SettingsState } from "../../../src/shared/protocol/settings";
+import type { SettingsState } from "../../../src/shared/protocol/settings";
 import type { HostToWebview, Pickers } from "../../../src/shared/protocol/messages";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, configure, exchange, kiln, setKiln, waitFor } from "./helpers";
-
-type Result = Extract<HostToSettings, { type: "settings/result" }>;
+import { COMPLETE, configure, exchange, kiln, setKiln, toSettings, waitFor, type RequestAnswer } from "./helpers";
 
 /** Sends one message as the settings panel would; returns its answer and the state posted after it. */
-async function panel(api: KilnTestApi, message: Record<string, unknown>): Promise<{ result?: Result; state: SettingsState }> {
-  const posted: HostToSettings[] = [];
-  const listener = api.settings.onDidPost((m) => posted.push(m));
-  try {
-    await api.settings.receive(message);
-  } finally {
-    listener.dispose();
-  }
-  const state = posted.filter((m) => m.type === "settings/state").at(-1);
-  assert.ok(state?.type === "settings/state", `no state after ${JSON.stringify(message)}`);
-  return { result: posted.find((m): m is Result => m.type === "settings/result"), state: state.state };
+async function panel(api: KilnTestApi, message: Record<string, unknown>): Promise<{ result?: RequestAnswer; state: SettingsState }> {
+  const { answer, state } = await toSettings(api, message);
+  assert.ok(state, `no state after ${JSON.stringify(message)}`);
+  return { result: answer, state };
 }
 
-let request = 0;
 function form(name: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return { type: "settings/saveProfile", requestId: `r${++request}`, profile: { name, kind: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", model: "m", protocol: "xml", ...fields } };
+  return { type: "settings/saveProfile", profile: { name, kind: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", model: "m", protocol: "xml", ...fields } };
 }
 
 async function ok(api: KilnTestApi, message: Record<string, unknown>): Promise<SettingsState> {
-  const { result, state } = await panel(api, { requestId: `r${++request}`, ...message });
+  const { result, state } = await panel(api, message);
   assert.equal(result?.ok, true, `refused ${JSON.stringify(message)}: ${result?.message}`);
   return state;
 }
@@ -157,8 +147,8 @@ describe("provider profiles from the settings panel", () => {
       [form("Default"), "name", /kiln\.provider\.\* settings/],
       [form("No Model", { model: "" }), "model", /needs a model id/],
       [form("Odd Protocol", { protocol: "json" }), "protocol", /xml, native or auto/],
-      [{ type: "settings/setKey", requestId: "k1", name: "Local", key: "two words" }, "key", /does not look like an API key/],
-      [{ type: "settings/setKey", requestId: "k2", name: "Nobody", key: "sk-1" }, "key", /there is no profile "Nobody"/],
+      [{ type: "settings/setKey", name: "Local", key: "two words" }, "key", /does not look like an API key/],
+      [{ type: "settings/setKey", name: "Nobody", key: "sk-1" }, "key", /there is no profile "Nobody"/],
     ];
     for (const [message, field, text] of refusals) {
       const { result } = await panel(api, message);
@@ -169,18 +159,15 @@ describe("provider profiles from the settings panel", () => {
     assert.equal(JSON.stringify(savedProfiles()), before);
     assert.equal(await api.readProfileKey("Local"), undefined);
 
-    // A form that tries to carry a key into settings does not get past the protocol.
+    // A form that tries to carry a key into settings does not get past the protocol: refused, never acted on.
     const logged: string[] = [];
     const logs = api.onDidLog((line) => logged.push(line));
-    const answers: HostToSettings[] = [];
-    const answered = api.settings.onDidPost((m) => answers.push(m));
-    await api.settings.receive(form("Keyed", { apiKey: "sk-in-settings" }));
+    const keyed = await panel(api, form("Keyed", { apiKey: "sk-in-settings" }));
     logs.dispose();
-    answered.dispose();
-    assert.deepEqual(answers, []);
-    assert.ok(logged.some((l) => /settings: dropped invalid settings message \(settings\/saveProfile\).*profile/.test(l)), logged.join("\n"));
+    assert.equal(keyed.result?.ok, false);
+    assert.ok(logged.some((l) => /settings: refused invalid settings\/saveProfile params.*profile/.test(l)), logged.join("\n"));
     assert.equal(JSON.stringify(savedProfiles()), before);
-    const pinned = await panel(api, { type: "settings/pinMode", requestId: "p1", mode: "ask", profile: "Nobody" });
+    const pinned = await panel(api, { type: "settings/pinMode", mode: "ask", profile: "Nobody" });
     assert.equal(pinned.result?.ok, false);
     assert.match(pinned.result!.message, /there is no profile "Nobody"/);
     assert.equal(vscode.workspace.getConfiguration("kiln").inspect("modeProfiles")?.globalValue, undefined);
@@ -304,7 +291,7 @@ describe("provider profiles from the settings panel", () => {
     await say(api, "default, edited");
     assert.equal(server.requests.at(-1)!.body.model, "edited-default");
     assert.ok(server.requests.at(-1)!.body.tools, "the edited protocol (native) applies to the new task");
-    const refused = await panel(api, { type: "settings/deleteProfile", requestId: "d1", name: "default" });
+    const refused = await panel(api, { type: "settings/deleteProfile", name: "default" });
     assert.equal(refused.result?.ok, false);
     assert.match(refused.result!.message, /cannot be deleted/);
   });

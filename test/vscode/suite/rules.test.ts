@@ -3,35 +3,22 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
-import type { HostToSettings, SettingsState } from "../../../src/shared/protocol/settings";
+import type { SettingsState } from "../../../src/shared/protocol/settings";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, configure, exchange, kiln, promptOf, setKiln, waitFor } from "./helpers";
+import { COMPLETE, configure, exchange, kiln, promptOf, setKiln, toSettings, waitFor } from "./helpers";
 
 type Answer = { ok: boolean; message: string; field?: string };
-let ids = 0;
 
-/** Sends one settings message as the page would; returns the host's answer (if it has a request id) and the state after it. */
+/** Sends one settings message as the page would; returns the host's answer (if it is a request) and the state after it. */
 async function send(api: KilnTestApi, message: Record<string, unknown>): Promise<{ answer?: Answer; state: SettingsState }> {
   const { answer, state } = await post(api, message);
   assert.ok(state, `the host posts its state after ${String(message.type)}`);
   return { answer, state };
 }
 
-/** The same, for a message the host may drop: then nothing comes back. */
+/** The same, without requiring a state back. */
 async function post(api: KilnTestApi, message: Record<string, unknown>): Promise<{ answer?: Answer; state?: SettingsState }> {
-  const requestId = `rules-${++ids}`;
-  let answer: Answer | undefined;
-  let state: SettingsState | undefined;
-  const listener = api.settings.onDidPost((m: HostToSettings) => {
-    if (m.type === "settings/result" && m.requestId === requestId) answer = m;
-    if (m.type === "settings/state") state = m.state;
-  });
-  try {
-    await api.settings.receive({ ...message, ...(message.type === "settings/openRule" || message.type === "settings/ready" ? {} : { requestId }) });
-  } finally {
-    listener.dispose();
-  }
-  return { answer, state };
+  return toSettings(api, message);
 }
 
 function put(path: string, text: string): void {
@@ -96,9 +83,10 @@ describe("rules: rule files in the prompt and the settings panel", () => {
     assert.equal(answer?.ok, false);
     assert.match(answer!.message, /there is no rule file "project:\.kilocode\/rules\/nope\.md"/);
     assert.equal(vscode.workspace.getConfiguration("kiln").inspect("rules.disabled")?.globalValue, undefined);
-    // Not a rule id: zod refuses it where it enters the host, so nothing is answered or written.
-    const dropped = await post(api, { type: "settings/setRuleEnabled", id: "/etc/passwd", enabled: false });
-    assert.deepEqual(dropped, { answer: undefined, state: undefined });
+    // Not a rule id: zod refuses it where it enters the host, so it is answered with the refusal and nothing is written.
+    const refused = await post(api, { type: "settings/setRuleEnabled", id: "/etc/passwd", enabled: false });
+    assert.equal(refused.answer?.ok, false);
+    assert.match(refused.answer!.message, /must be a rule id/);
     assert.equal(vscode.workspace.getConfiguration("kiln").inspect("rules.disabled")?.globalValue, undefined);
   });
 

@@ -3,27 +3,15 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
-import type { HostToSettings, SettingsState } from "../../../src/shared/protocol/settings";
+import type { SettingsState } from "../../../src/shared/protocol/settings";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, configure, exchange, kiln, waitFor } from "./helpers";
+import { COMPLETE, configure, exchange, kiln, toSettings, waitFor } from "./helpers";
 
 type Answer = { ok: boolean; message: string; field?: string };
-let ids = 0;
 
 /** Sends one settings-panel request as the page would; returns the host's answer and the state after it. */
 async function request(api: KilnTestApi, message: Record<string, unknown>): Promise<{ answer: Answer; state: SettingsState }> {
-  const requestId = `edit-${++ids}`;
-  let answer: Answer | undefined;
-  let state: SettingsState | undefined;
-  const listener = api.settings.onDidPost((m: HostToSettings) => {
-    if (m.type === "settings/result" && m.requestId === requestId) answer = m;
-    if (m.type === "settings/state" && answer) state = m.state;
-  });
-  try {
-    await api.settings.receive({ ...message, requestId });
-  } finally {
-    listener.dispose();
-  }
+  const { answer, state } = await toSettings(api, message);
   assert.ok(answer && state, `the host answers ${String(message.type)} and posts its state`);
   return { answer, state };
 }

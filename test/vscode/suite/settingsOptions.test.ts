@@ -3,27 +3,15 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
-import { OPTION_SETTING, type HostToSettings, type SettingsState } from "../../../src/shared/protocol/settings";
+import { OPTION_SETTING, type SettingsState } from "../../../src/shared/protocol/settings";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { configure, kiln, promptOf, setKiln, startTurn, waitFor, xmlCall } from "./helpers";
+import { configure, kiln, promptOf, setKiln, startTurn, toSettings, waitFor, xmlCall } from "./helpers";
 
 type Answer = { ok: boolean; message: string; field?: string };
-let ids = 0;
 
 /** Sends one "Limits and tools" change as the page would; returns the host's answer and the state after it. */
 async function setOptions(api: KilnTestApi, changes: Record<string, unknown>): Promise<{ answer: Answer; state: SettingsState }> {
-  const requestId = `options-${++ids}`;
-  let answer: Answer | undefined;
-  let state: SettingsState | undefined;
-  const listener = api.settings.onDidPost((m: HostToSettings) => {
-    if (m.type === "settings/result" && m.requestId === requestId) answer = m;
-    if (m.type === "settings/state" && answer) state = m.state;
-  });
-  try {
-    await api.settings.receive({ type: "settings/setOptions", requestId, changes });
-  } finally {
-    listener.dispose();
-  }
+  const { answer, state } = await toSettings(api, { type: "settings/setOptions", changes });
   assert.ok(answer && state, "the host answers settings/setOptions and posts its state");
   return { answer, state };
 }

@@ -3,7 +3,7 @@ import type { McpScope, McpServerForm } from "../../../src/shared/protocol/mcp";
 import { checkServerForm } from "../../../src/shared/protocol/mcpForm";
 import type { Result } from "../settings/model";
 import { useSaveRequest } from "../settings/useSaveRequest";
-import { send } from "../vscodeApi";
+import type { McpAsk } from "./mcpStore";
 import { FILES } from "./ServerCard";
 
 interface Draft {
@@ -39,7 +39,7 @@ function toForm(draft: Draft): McpServerForm | Result {
  * "Add server": checked here as far as the page can (the same checks as the host), then by the
  * host as the file loader reads an entry; a refusal names its field and keeps what was typed.
  */
-export function AddServerForm({ results, hasProject }: { results: ReadonlyMap<string, Result>; hasProject: boolean }) {
+export function AddServerForm({ ask, hasProject }: { ask: McpAsk; hasProject: boolean }) {
   const empty = useCallback((): Draft => ({ name: "", scope: hasProject ? "project" : "global", transport: "stdio", command: "", args: "", url: "", env: "" }), [hasProject]);
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(empty);
@@ -47,7 +47,7 @@ export function AddServerForm({ results, hasProject }: { results: ReadonlyMap<st
     setDraft(empty());
     setOpen(false);
   }, [empty]);
-  const save = useSaveRequest(results, done);
+  const save = useSaveRequest(done);
   const field = (name: keyof Draft) => ({
     value: draft[name],
     "aria-invalid": save.error?.field === name || undefined,
@@ -67,7 +67,7 @@ export function AddServerForm({ results, hasProject }: { results: ReadonlyMap<st
     if (!("scope" in form)) return save.refuse(form.field ?? "env", form.message);
     const checked = checkServerForm(form);
     if (!checked.ok) return save.refuse(checked.field, checked.message);
-    send({ type: "mcp/add", requestId: save.begin(), form });
+    save.submit(ask("mcp/add", { form }));
   };
   const stdio = draft.transport === "stdio";
   return (

@@ -1,10 +1,7 @@
 import type { ReactNode } from "react";
 import type { McpBlocked, McpShownValue } from "../../../src/shared/mcpView";
 import { commandLine } from "../../../src/shared/commandLine";
-import type { McpToHost } from "../../../src/shared/protocol/mcp";
-
-type Request = Extract<McpToHost, { type: "mcp/approve" | "mcp/manageTrust" }>;
-type WithoutId<T> = T extends unknown ? Omit<T, "requestId"> : never;
+import type { McpAsk } from "./mcpStore";
 
 const WHY: Record<McpBlocked["reason"], string> = {
   "not-approved": "Not started. This server comes from the project's .kilocode/mcp.json, so Kiln runs it only once you allow it. Check what it would run:",
@@ -21,7 +18,7 @@ export function blockedLabel(blocked: McpBlocked): string {
  * What a project server that needs approval would run, exactly as its file writes it, and the
  * button that allows it. The host masked secret-looking values before they reached this page.
  */
-export function ApprovalPanel({ name, blocked, request }: { name: string; blocked: McpBlocked; request: (message: WithoutId<Request>) => void }) {
+export function ApprovalPanel({ name, blocked, request }: { name: string; blocked: McpBlocked; request: McpAsk }) {
   const launch = blocked.launch;
   const untrusted = blocked.reason === "untrusted-workspace";
   return (
@@ -47,11 +44,11 @@ export function ApprovalPanel({ name, blocked, request }: { name: string; blocke
       </dl>
       <div className="mcp-buttons">
         {untrusted ? (
-          <button type="button" data-testid="mcp-manage-trust" onClick={() => request({ type: "mcp/manageTrust" })}>
+          <button type="button" data-testid="mcp-manage-trust" onClick={() => void request("mcp/manageTrust", {})}>
             Manage Workspace Trust
           </button>
         ) : (
-          <button type="button" data-testid="mcp-allow" aria-label={`Allow and start ${name}`} onClick={() => request({ type: "mcp/approve", server: name, fingerprint: blocked.fingerprint })}>
+          <button type="button" data-testid="mcp-allow" aria-label={`Allow and start ${name}`} onClick={() => void request("mcp/approve", { server: name, fingerprint: blocked.fingerprint })}>
             Allow and start
           </button>
         )}

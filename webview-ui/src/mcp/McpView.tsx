@@ -1,9 +1,7 @@
 import { useSyncExternalStore } from "react";
 import type { McpFileInfo, McpScope } from "../../../src/shared/protocol/mcp";
-import { requestId } from "../settings/api";
-import { send } from "../vscodeApi";
 import { AddServerForm } from "./AddServerForm";
-import type { McpStore } from "./mcpStore";
+import type { McpAsk, McpStore } from "./mcpStore";
 import { FILES, ServerCard } from "./ServerCard";
 import "./mcp.css";
 
@@ -15,8 +13,8 @@ export function McpView({ store }: { store: McpStore }) {
   return (
     <div className="mcp-view" data-testid="mcp-view">
       <div className="mcp-files">
-        <FileButton scope="project" file={state.files.project} />
-        <FileButton scope="global" file={state.files.global} />
+        <FileButton scope="project" file={state.files.project} ask={store.ask} />
+        <FileButton scope="global" file={state.files.global} ask={store.ask} />
       </div>
       {state.errors.length > 0 && (
         <ul className="mcp-config-errors" data-testid="mcp-config-errors" aria-label="Problems in the MCP config files">
@@ -32,9 +30,9 @@ export function McpView({ store }: { store: McpStore }) {
           No MCP servers yet. Add one below, or write it in {FILES.project} or the global file.
         </p>
       ) : (
-        state.servers.map((server) => <ServerCard key={`${server.source}:${server.name}`} server={server} results={page.results} />)
+        state.servers.map((server) => <ServerCard key={`${server.source}:${server.name}`} server={server} ask={store.ask} />)
       )}
-      <AddServerForm results={page.results} hasProject={state.files.project !== undefined} />
+      <AddServerForm ask={store.ask} hasProject={state.files.project !== undefined} />
       {page.last && (
         <p className={page.last.ok ? "mcp-muted" : "mcp-error"} role="status" data-testid="mcp-status">
           {page.last.message}
@@ -44,11 +42,11 @@ export function McpView({ store }: { store: McpStore }) {
   );
 }
 
-function FileButton({ scope, file }: { scope: McpScope; file: McpFileInfo | undefined }) {
+function FileButton({ scope, file, ask }: { scope: McpScope; file: McpFileInfo | undefined; ask: McpAsk }) {
   const label = scope === "project" ? "Project file" : "Global file";
   const why = file ? `${file.path}${file.exists ? "" : " (made when opened)"}` : "Open a folder to have a project file";
   return (
-    <button type="button" className="secondary" title={why} disabled={!file} data-testid={`mcp-open-${scope}`} onClick={() => send({ type: "mcp/openFile", requestId: requestId(), scope })}>
+    <button type="button" className="secondary" title={why} disabled={!file} data-testid={`mcp-open-${scope}`} onClick={() => void ask("mcp/openFile", { scope })}>
       {label}
       {file && !file.exists ? " (new)" : ""}
     </button>

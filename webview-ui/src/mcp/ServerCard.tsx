@@ -1,40 +1,29 @@
 import { useState } from "react";
 import type { McpServerView, McpToolInfo } from "../../../src/shared/mcpView";
-import type { McpToHost } from "../../../src/shared/protocol/mcp";
 import { ConfirmBar } from "../settings/ConfirmBar";
-import { requestId } from "../settings/api";
-import type { Result } from "../settings/model";
-import { send } from "../vscodeApi";
+import { useLatestAnswer } from "../settings/useSaveRequest";
 import { ApprovalPanel, blockedLabel } from "./ApprovalPanel";
-
-type Request = Extract<McpToHost, { requestId: string }>;
-/** A request before it gets its id (spread over the union, so each kind keeps its own fields). */
-type WithoutId<T> = T extends unknown ? Omit<T, "requestId"> : never;
-type Results = ReadonlyMap<string, Result>;
+import type { McpAsk } from "./mcpStore";
 
 const TRANSPORTS: Record<McpServerView["transport"], string> = { stdio: "stdio (local command)", sse: "SSE", "streamable-http": "streamable HTTP" };
 export const FILES = { project: ".kilocode/mcp.json", global: "global mcp_settings.json" } as const;
 const LOG_TAIL = 50;
 
-/** Sends a request with a new id and remembers the id, so the card can show what the host answered. */
-function useRequests(results: Results) {
-  const [last, setLast] = useState<string | undefined>();
-  const answer = last ? results.get(last) : undefined;
-  return {
-    failed: answer && !answer.ok ? answer : undefined,
-    request: (message: WithoutId<Request>): string => {
-      const id = requestId();
-      setLast(id);
-      send({ ...message, requestId: id } as Request);
-      return id;
-    },
+/** Sends a request and keeps the answer to the latest one, so the card can show what the host answered. */
+function useRequests(ask: McpAsk) {
+  const [answer, track] = useLatestAnswer();
+  const request: McpAsk = (method, params) => {
+    const answered = ask(method, params);
+    track(answered);
+    return answered;
   };
+  return { failed: answer && !answer.ok ? answer : undefined, request };
 }
 
 /** One server: its state, what it offers, its log, and the buttons that change its entry. */
-export function ServerCard({ server, results }: { server: McpServerView; results: Results }) {
+export function ServerCard({ server, ask }: { server: McpServerView; ask: McpAsk }) {
   const [confirming, setConfirming] = useState(false);
-  const { failed, request } = useRequests(results);
+  const { failed, request } = useRequests(ask);
   const name = server.name;
   const disabled = server.state === "disabled";
   const blocked = server.blocked;
@@ -61,14 +50,14 @@ export function ServerCard({ server, results }: { server: McpServerView; results
       <div className="mcp-buttons">
         {/* A server that needs approval has nothing to restart. */}
         {!blocked && (
-          <button type="button" className="secondary" disabled={disabled} onClick={() => request({ type: "mcp/restart", server: name })}>
+          <button type="button" className="secondary" disabled={disabled} onClick={() => void request("mcp/restart", { server: name })}>
             Restart
           </button>
         )}
-        <button type="button" className="secondary" data-testid="mcp-toggle-server" onClick={() => request({ type: "mcp/setDisabled", server: name, disabled: !disabled })}>
+        <button type="button" className="secondary" data-testid="mcp-toggle-server" onClick={() => void request("mcp/setDisabled", { server: name, disabled: !disabled })}>
           {disabled ? "Enable" : "Disable"}
         </button>
-        <button type="button" className="secondary" title={`Open ${FILES[server.source]} at this server`} onClick={() => request({ type: "mcp/edit", server: name })}>
+        <button type="button" className="secondary" title={`Open ${FILES[server.source]} at this server`} onClick={() => void request("mcp/edit", { server: name })}>
           Edit
         </button>
         <button type="button" className="secondary" data-testid="mcp-delete" onClick={() => setConfirming(true)}>
@@ -80,7 +69,7 @@ export function ServerCard({ server, results }: { server: McpServerView; results
           text={`Delete ${name} from ${FILES[server.source]}?`}
           onConfirm={() => {
             setConfirming(false);
-            request({ type: "mcp/delete", server: name });
+            void request("mcp/delete", { server: name });
           }}
           onCancel={() => setConfirming(false)}
         />
@@ -90,7 +79,7 @@ export function ServerCard({ server, results }: { server: McpServerView; results
           {failed.message}
         </p>
       )}
-      {server.tools.length > 0 && <Tools server={name} tools={server.tools} results={results} />}
+      {server.tools.length > 0 && <Tools server={name} tools={server.tools} ask={ask} />}
       <Offers server={server} />
       {/* A server that never ran has no log worth a line. */}
       {!(blocked && server.log.length === 0) && (
@@ -103,13 +92,13 @@ export function ServerCard({ server, results }: { server: McpServerView; results
   );
 }
 
-function Tools({ server, tools, results }: { server: string; tools: McpToolInfo[]; results: Results }) {
+function Tools({ server, tools, ask }: { server: string; tools: McpToolInfo[]; ask: McpAsk }) {
   return (
     <div className="mcp-tools" data-testid="mcp-tools">
       <h4>Tools ({tools.length})</h4>
       <ul>
         {tools.map((tool) => (
-          <ToolRow key={tool.name} server={server} tool={tool} results={results} />
+          <ToolRow key={tool.name} server={server} tool={tool} ask={ask} />
         ))}
       </ul>
     </div>
@@ -117,19 +106,26 @@ function Tools({ server, tools, results }: { server: string; tools: McpToolInfo[
 }
 
 /** A checkbox shows the click at once, then whatever the host says once it has answered that request. */
-function usePending(actual: boolean, results: Results): [boolean, (value: boolean, id: string) => void] {
-  const [pending, setPending] = useState<{ id: string; value: boolean } | undefined>();
-  const shown = pending && !results.has(pending.id) ? pending.value : actual;
-  return [shown, (value, id) => setPending({ id, value })];
+function usePending(actual: boolean): [boolean, (value: boolean, answered: Promise<unknown>) => void] {
+  const [pending, setPending] = useState<{ value: boolean } | undefined>();
+  const shown = pending ? pending.value : actual;
+  return [
+    shown,
+    (value, answered) => {
+      const mine = { value };
+      setPending(mine);
+      void answered.then(() => setPending((current) => (current === mine ? undefined : current)));
+    },
+  ];
 }
 
-function ToolRow({ server, tool, results }: { server: string; tool: McpToolInfo; results: Results }) {
-  const { failed, request } = useRequests(results);
-  const [enabled, setEnabled] = usePending(tool.enabled, results);
-  const [always, setAlways] = usePending(tool.alwaysAllow, results);
+function ToolRow({ server, tool, ask }: { server: string; tool: McpToolInfo; ask: McpAsk }) {
+  const { failed, request } = useRequests(ask);
+  const [enabled, setEnabled] = usePending(tool.enabled);
+  const [always, setAlways] = usePending(tool.alwaysAllow);
   const set = (flag: "enabled" | "alwaysAllow", value: boolean) => {
-    const id = request({ type: "mcp/setTool", server, tool: tool.name, flag, value });
-    (flag === "enabled" ? setEnabled : setAlways)(value, id);
+    const answered = request("mcp/setTool", { server, tool: tool.name, flag, value });
+    (flag === "enabled" ? setEnabled : setAlways)(value, answered);
   };
   return (
     <li className="mcp-tool" data-testid="mcp-tool" data-name={tool.name}>

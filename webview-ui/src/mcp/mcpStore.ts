@@ -1,20 +1,23 @@
-import type { HostToMcpView, McpViewState } from "../../../src/shared/protocol/mcp";
+import type { HostToMcpView, McpMethod, McpRequests, McpViewState } from "../../../src/shared/protocol/mcp";
+import { RequestError, type Done, type ParamsOf } from "../../../src/shared/protocol/requests";
+import { request } from "../chatRequests";
 import type { Result } from "../settings/model";
 import { send } from "../vscodeApi";
+
+/** Sends one of the MCP view's requests; resolves with the host's answer (never rejects). */
+export type McpAsk = <K extends McpMethod>(method: K, params: ParamsOf<McpRequests, K>) => Promise<Result>;
 
 export interface McpPage {
   /** Which view the sidebar shows; the chat stays mounted under the MCP view, so a draft is kept. */
   view: "chat" | "mcp" | "history";
   state: McpViewState | undefined;
-  /** Answers by request id: a button or form shows the one for its own request. */
-  results: ReadonlyMap<string, Result>;
   /** The latest answer, for the status line. */
   last: Result | undefined;
 }
 
 /** The MCP view's part of the chat page: what the host last sent, and which view is shown. */
 export class McpStore {
-  private page: McpPage = { view: "chat", state: undefined, results: new Map(), last: undefined };
+  private page: McpPage = { view: "chat", state: undefined, last: undefined };
   private readonly listeners = new Set<() => void>();
 
   get = (): McpPage => this.page;
@@ -39,14 +42,21 @@ export class McpStore {
         return this.show("mcp");
       case "mcp/state":
         return this.set({ ...this.page, state: message.state });
-      case "mcp/result": {
-        const result: Result = { ok: message.ok, message: message.message, ...(message.field ? { field: message.field } : {}) };
-        const results = new Map(this.page.results);
-        results.set(message.requestId, result);
-        return this.set({ ...this.page, results, last: result });
-      }
     }
   }
+
+  /** A button or form shows the answer to its own request; the status line shows the latest. */
+  ask: McpAsk = async (method, params) => {
+    let result: Result;
+    try {
+      result = { ok: true, message: ((await request(method, params)) as Done).message };
+    } catch (err) {
+      const field = err instanceof RequestError ? err.field : undefined;
+      result = { ok: false, message: err instanceof Error ? err.message : String(err), ...(field ? { field } : {}) };
+    }
+    this.set({ ...this.page, last: result });
+    return result;
+  };
 
   private set(page: McpPage): void {
     this.page = page;

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import type { ApproveField, AutoApproveChanges, AutoApproveView } from "../../../src/shared/protocol/settings";
-import { requestId, send } from "./api";
-import type { Result } from "./model";
+import { send } from "./api";
+import type { Result, SettingsAsk } from "./model";
+import { useLatestAnswer } from "./useSaveRequest";
 
 /** The categories in the order a user thinks of them, with what each lets run unasked. */
 const CATEGORIES = [
@@ -135,14 +136,9 @@ function Limits({ approve, save, result }: { approve: AutoApproveView; save: Sen
 }
 
 /** The kiln.autoApprove* settings as controls; each change is written by the host at once. */
-export function ApproveSection({ approve, results }: { approve: AutoApproveView; results: ReadonlyMap<string, Result> }) {
-  const [pending, setPending] = useState<string | undefined>();
-  const answer = pending ? results.get(pending) : undefined;
-  const save: Send = (changes) => {
-    const id = requestId();
-    setPending(id);
-    send({ type: "settings/setAutoApprove", requestId: id, changes });
-  };
+export function ApproveSection({ approve, ask }: { approve: AutoApproveView; ask: SettingsAsk }) {
+  const [answer, track] = useLatestAnswer();
+  const save: Send = (changes) => track(ask("settings/setAutoApprove", { changes }));
   const toggle = (word: (typeof CATEGORIES)[number][0], on: boolean) => save({ words: on ? [...approve.words, word] : approve.words.filter((w) => w !== word) });
   const inWorkspace = (field: ApproveField) => approve.workspaceFields.includes(field);
   return (

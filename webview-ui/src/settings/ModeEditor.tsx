@@ -1,8 +1,7 @@
 import { useState } from "react";
 import type { ModeForm, ModeGroupView, ModeView } from "../../../src/shared/protocol/settings";
-import { send } from "./api";
 import { useSaveRequest } from "./useSaveRequest";
-import type { Result } from "./model";
+import type { SettingsAsk } from "./model";
 
 const GROUPS = [
   ["read", "Read files"],
@@ -32,7 +31,7 @@ function groupOf(groups: readonly ModeGroupView[], name: GroupName): ModeGroupVi
  * Creates or edits a custom mode. Checks the obvious here (required fields, the slug's form, the
  * regex compiles); the host checks again with the mode files' rules and names the file and field.
  */
-export function ModeEditor({ target, hasWorkspace, results, onDone }: { target: ModeEditorTarget; hasWorkspace: boolean; results: ReadonlyMap<string, Result>; onDone(): void }) {
+export function ModeEditor({ target, hasWorkspace, ask, onDone }: { target: ModeEditorTarget; hasWorkspace: boolean; ask: SettingsAsk; onDone(): void }) {
   const start = target.mode;
   const [texts, setTexts] = useState<Record<TextField, string>>(() => Object.fromEntries(TEXTS.map((k) => [k, start?.[k] ?? ""])) as Record<TextField, string>);
   const [checked, setChecked] = useState<Record<GroupName, boolean>>(() => Object.fromEntries(GROUPS.map(([g]) => [g, groupOf(start?.groups ?? ["read"], g) !== undefined])) as Record<GroupName, boolean>);
@@ -41,7 +40,7 @@ export function ModeEditor({ target, hasWorkspace, results, onDone }: { target: 
   const [fileRegex, setFileRegex] = useState(editOptions.fileRegex ?? "");
   const [regexNote, setRegexNote] = useState(editOptions.description ?? "");
   const [scope, setScope] = useState<"project" | "global">(target.scope);
-  const { error, refuse, begin } = useSaveRequest(results, onDone);
+  const { error, refuse, submit } = useSaveRequest(onDone);
 
   const save = () => {
     const missing = (["slug", "name", "roleDefinition"] as const).find((k) => texts[k].trim() === "");
@@ -57,14 +56,13 @@ export function ModeEditor({ target, hasWorkspace, results, onDone }: { target: 
     const groups: ModeForm["groups"] = GROUPS.filter(([g]) => checked[g]).map(([g]) =>
       g === "edit" && fileRegex.trim() !== "" ? ["edit", { fileRegex: fileRegex.trim(), ...(regexNote.trim() ? { description: regexNote.trim() } : {}) }] : g,
     );
-    const id = begin();
-    send({
-      type: "settings/saveMode",
-      requestId: id,
-      scope,
-      ...(target.replace && start ? { original: start.slug } : {}),
-      mode: { ...texts, groups },
-    });
+    submit(
+      ask("settings/saveMode", {
+        scope,
+        ...(target.replace && start ? { original: start.slug } : {}),
+        mode: { ...texts, groups },
+      }),
+    );
   };
 
   const fieldError = (field: string) =>

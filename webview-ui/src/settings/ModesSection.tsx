@@ -1,16 +1,16 @@
 import { ConfirmBar } from "./ConfirmBar";
 import { useCallback, useState } from "react";
 import type { ModeView, ProfileView } from "../../../src/shared/protocol/settings";
-import { requestId, send } from "./api";
+import { send } from "./api";
 import { ModeEditor, type ModeEditorTarget } from "./ModeEditor";
-import type { Result } from "./model";
+import type { SettingsAsk } from "./model";
 
-function PinSelect({ mode, profiles }: { mode: ModeView; profiles: ProfileView[] }) {
+function PinSelect({ mode, profiles, ask }: { mode: ModeView; profiles: ProfileView[]; ask: SettingsAsk }) {
   return (
     <select
       aria-label={`Profile pinned to ${mode.name}`}
       value={mode.pinnedProfile ?? ""}
-      onChange={(e) => send({ type: "settings/pinMode", requestId: requestId(), mode: mode.slug, profile: e.target.value === "" ? null : e.target.value })}
+      onChange={(e) => void ask("settings/pinMode", { mode: mode.slug, profile: e.target.value === "" ? null : e.target.value })}
     >
       <option value="">(active profile)</option>
       {profiles.map((p) => (
@@ -24,14 +24,14 @@ function PinSelect({ mode, profiles }: { mode: ModeView; profiles: ProfileView[]
 }
 
 /** Built-in and custom modes: where each comes from, its pinned profile, and create/edit/customize/delete/export. */
-export function ModesSection({ modes, profiles, hasWorkspace, results }: { modes: ModeView[]; profiles: ProfileView[]; hasWorkspace: boolean; results: ReadonlyMap<string, Result> }) {
+export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: ModeView[]; profiles: ProfileView[]; hasWorkspace: boolean; ask: SettingsAsk }) {
   const [editing, setEditing] = useState<ModeEditorTarget | undefined>();
   const close = useCallback(() => setEditing(undefined), []);
   const defaultScope = hasWorkspace ? "project" : "global";
   const [confirming, setConfirming] = useState<ModeView | undefined>();
   const remove = (m: ModeView) => {
     setConfirming(undefined);
-    if (m.scope !== "built-in") send({ type: "settings/deleteMode", requestId: requestId(), scope: m.scope, slug: m.slug });
+    if (m.scope !== "built-in") void ask("settings/deleteMode", { scope: m.scope, slug: m.slug });
   };
   return (
     <section className="ks-section" aria-labelledby="ks-modes">
@@ -55,7 +55,7 @@ export function ModesSection({ modes, profiles, hasWorkspace, results }: { modes
           onCancel={() => setConfirming(undefined)}
         />
       )}
-      {editing && <ModeEditor key={`${editing.mode?.slug ?? "new"}-${editing.replace}`} target={editing} hasWorkspace={hasWorkspace} results={results} onDone={close} />}
+      {editing && <ModeEditor key={`${editing.mode?.slug ?? "new"}-${editing.replace}`} target={editing} hasWorkspace={hasWorkspace} ask={ask} onDone={close} />}
       <table className="ks-table">
         <thead>
           <tr>
@@ -76,7 +76,7 @@ export function ModesSection({ modes, profiles, hasWorkspace, results }: { modes
                 {m.source}
               </td>
               <td>
-                <PinSelect mode={m} profiles={profiles} />
+                <PinSelect mode={m} profiles={profiles} ask={ask} />
               </td>
               <td>
                 <div className="ks-actions">
@@ -94,7 +94,7 @@ export function ModesSection({ modes, profiles, hasWorkspace, results }: { modes
                       </button>
                     </>
                   )}
-                  <button type="button" className="secondary" aria-label={`Export ${m.name} as YAML`} onClick={() => send({ type: "settings/exportMode", requestId: requestId(), slug: m.slug })}>
+                  <button type="button" className="secondary" aria-label={`Export ${m.name} as YAML`} onClick={() => void ask("settings/exportMode", { slug: m.slug })}>
                     Export YAML
                   </button>
                 </div>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { OPTION_SETTING, OptionChangesSchema, type ModeView, type OptionChanges, type OptionField, type OptionsView } from "../../../src/shared/protocol/settings";
-import { requestId, send } from "./api";
-import type { Result } from "./model";
+import type { Result, SettingsAsk } from "./model";
+import { useLatestAnswer } from "./useSaveRequest";
 
 type TextField = Exclude<OptionField, "mode" | "requireTodosDone">;
 
@@ -59,21 +59,18 @@ function changesOf(drafts: Drafts, options: OptionsView): { changes: OptionChang
 }
 
 /** Task defaults, the limits on what reaches the model, apply_diff and the browser: kiln.* settings. */
-export function OptionsSection({ options, modes, results }: { options: OptionsView; modes: readonly ModeView[]; results: ReadonlyMap<string, Result> }) {
+export function OptionsSection({ options, modes, ask }: { options: OptionsView; modes: readonly ModeView[]; ask: SettingsAsk }) {
   const [drafts, setDrafts] = useState(() => draftsOf(options));
   const [local, setLocal] = useState<Result | undefined>();
-  const [pending, setPending] = useState<string | undefined>();
+  const [answer, track] = useLatestAnswer();
   // A change made elsewhere (settings.json, another window) replaces what the boxes show; a state
   // with the same values (after any other request on the page) keeps the edits not yet saved.
   const current = JSON.stringify(draftsOf(options));
   useEffect(() => setDrafts(JSON.parse(current) as Drafts), [current]);
-  const answer = pending ? results.get(pending) : undefined;
   const error = local ?? answer;
   const save = (changes: OptionChanges) => {
     setLocal(undefined);
-    const id = requestId();
-    setPending(id);
-    send({ type: "settings/setOptions", requestId: id, changes });
+    track(ask("settings/setOptions", { changes }));
   };
   const submit = () => {
     const checked = changesOf(drafts, options);

@@ -1,8 +1,7 @@
 import { useState } from "react";
 import type { ProfileForm, ProfileView } from "../../../src/shared/protocol/settings";
-import { send } from "./api";
 import { useSaveRequest } from "./useSaveRequest";
-import type { Result } from "./model";
+import type { SettingsAsk } from "./model";
 
 const KINDS = ["anthropic", "openai", "openai-compatible"] as const;
 const PROTOCOLS = ["xml", "native", "auto"] as const;
@@ -26,7 +25,7 @@ function initialNumbers(profile: ProfileView | undefined): Record<NumberField, s
  * Add or edit one profile. Checks what it can here (a name, numbers that are numbers); the host
  * checks the rest and answers with the field at fault, shown under that field.
  */
-export function ProfileEditor({ profile, results, onDone }: { profile: ProfileView | undefined; results: ReadonlyMap<string, Result>; onDone(): void }) {
+export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView | undefined; ask: SettingsAsk; onDone(): void }) {
   const isDefault = profile?.source === "legacy";
   const [name, setName] = useState(profile?.name ?? "");
   const [kind, setKind] = useState(profile?.kind ?? "openai-compatible");
@@ -35,7 +34,7 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
   const [protocol, setProtocol] = useState(profile?.protocol ?? "xml");
   const [numbers, setNumbers] = useState(initialNumbers(profile));
   const [condenseAt, setCondenseAt] = useState(profile?.autoCondensePercent?.toString() ?? "");
-  const { error, refuse, begin } = useSaveRequest(results, onDone);
+  const { error, refuse, submit } = useSaveRequest(onDone);
 
   const save = () => {
     const modelInfo: NonNullable<ProfileForm["modelInfo"]> = {};
@@ -60,13 +59,12 @@ export function ProfileEditor({ profile, results, onDone }: { profile: ProfileVi
     }
     // Overrides the form does not show (tiers, supportsImages…) are kept as they were.
     const kept = Object.fromEntries(Object.entries(profile?.modelInfo ?? {}).filter(([key]) => !NUMBERS.some(([k]) => k === key)));
-    const id = begin();
-    send({
-      type: "settings/saveProfile",
-      requestId: id,
-      ...(profile ? { original: profile.name } : {}),
-      profile: { name: isDefault ? "default" : name, kind, baseUrl, model, protocol, modelInfo: { ...kept, ...modelInfo }, ...(percent !== undefined && !isDefault ? { autoCondensePercent: percent } : {}) },
-    });
+    submit(
+      ask("settings/saveProfile", {
+        ...(profile ? { original: profile.name } : {}),
+        profile: { name: isDefault ? "default" : name, kind, baseUrl, model, protocol, modelInfo: { ...kept, ...modelInfo }, ...(percent !== undefined && !isDefault ? { autoCondensePercent: percent } : {}) },
+      }),
+    );
   };
 
   const fieldError = (field: string) =>

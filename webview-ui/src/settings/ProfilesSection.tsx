@@ -1,19 +1,16 @@
 import { useCallback, useState } from "react";
 import type { ProfileView } from "../../../src/shared/protocol/settings";
-import { requestId, send } from "./api";
-import type { Result } from "./model";
+import type { SettingsAsk } from "./model";
+import { useLatestAnswer } from "./useSaveRequest";
 import { ConfirmBar } from "./ConfirmBar";
 import { ProfileEditor } from "./ProfileEditor";
 
 /** Sets or removes a key. The field is a password box, emptied once sent; the key never comes back. */
-function KeyEntry({ profile, results }: { profile: ProfileView; results: ReadonlyMap<string, Result> }) {
+function KeyEntry({ profile, ask }: { profile: ProfileView; ask: SettingsAsk }) {
   const [key, setKey] = useState("");
-  const [pending, setPending] = useState<string | undefined>();
-  const answer = pending ? results.get(pending) : undefined;
+  const [answer, track] = useLatestAnswer();
   const submit = (value: string) => {
-    const id = requestId();
-    setPending(id);
-    send({ type: "settings/setKey", requestId: id, name: profile.name, key: value });
+    track(ask("settings/setKey", { name: profile.name, key: value }));
     setKey("");
   };
   return (
@@ -46,7 +43,7 @@ function KeyEntry({ profile, results }: { profile: ProfileView; results: Readonl
   );
 }
 
-export function ProfilesSection({ profiles, active, results }: { profiles: ProfileView[]; active: string; results: ReadonlyMap<string, Result> }) {
+export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileView[]; active: string; ask: SettingsAsk }) {
   // undefined: no form; null: a new profile; a name: that profile's form.
   const [editing, setEditing] = useState<string | null | undefined>(undefined);
   const [confirming, setConfirming] = useState<string | undefined>();
@@ -69,12 +66,12 @@ export function ProfilesSection({ profiles, active, results }: { profiles: Profi
                 {p.baseUrl ? ` · ${p.baseUrl}` : ""} · {p.protocol}
               </span>
             </div>
-            <KeyEntry profile={p} results={results} />
+            <KeyEntry profile={p} ask={ask} />
             <div className="ks-actions">
               <button type="button" className="secondary" onClick={() => setEditing(p.name)}>
                 Edit
               </button>
-              <button type="button" className="secondary" disabled={p.name === active} onClick={() => send({ type: "settings/setActive", requestId: requestId(), name: p.name })}>
+              <button type="button" className="secondary" disabled={p.name === active} onClick={() => void ask("settings/setActive", { name: p.name })}>
                 Make active
               </button>
               {p.source !== "legacy" && (
@@ -95,7 +92,7 @@ export function ProfilesSection({ profiles, active, results }: { profiles: Profi
         <ConfirmBar
           text={`Delete profile ${confirming} and its key?`}
           onConfirm={() => {
-            send({ type: "settings/deleteProfile", requestId: requestId(), name: confirming });
+            void ask("settings/deleteProfile", { name: confirming });
             setConfirming(undefined);
           }}
           onCancel={() => setConfirming(undefined)}
@@ -106,7 +103,7 @@ export function ProfilesSection({ profiles, active, results }: { profiles: Profi
           Add profile
         </button>
       ) : (
-        <ProfileEditor key={editing ?? "new"} profile={edited} results={results} onDone={close} />
+        <ProfileEditor key={editing ?? "new"} profile={edited} ask={ask} onDone={close} />
       )}
     </section>
   );

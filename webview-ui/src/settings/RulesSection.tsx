@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { RULES_FOLDER, ruleFileName } from "../../../src/shared/ruleName";
 import type { RuleView, RulesView } from "../../../src/shared/protocol/settings";
-import { requestId, send } from "./api";
-import type { Result } from "./model";
+import { send } from "./api";
+import type { Result, SettingsAsk } from "./model";
+import { useLatestAnswer } from "./useSaveRequest";
 
 const size = (bytes: number) => (bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} KB`);
 const where = (rule: RuleView) => (rule.mode ? `${rule.scope}, ${rule.mode} mode` : rule.scope);
@@ -11,11 +12,10 @@ const where = (rule: RuleView) => (rule.mode ? `${rule.scope}, ${rule.mode} mode
  * The rule files new requests add to the system prompt, in that order, each with an on/off switch
  * (kiln.rules.disabled) and an Open button; "New rule file" makes one in the project's rules folder.
  */
-export function RulesSection({ rules, hasWorkspace, results }: { rules: RulesView; hasWorkspace: boolean; results: ReadonlyMap<string, Result> }) {
+export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; hasWorkspace: boolean; ask: SettingsAsk }) {
   const [name, setName] = useState("");
   const [local, setLocal] = useState<Result | undefined>();
-  const [pending, setPending] = useState<string | undefined>();
-  const answer = pending ? results.get(pending) : undefined;
+  const [answer, track] = useLatestAnswer();
   // The host's answer to the last create, or the page's own refusal of the name.
   const error = local ?? (answer && !answer.ok ? answer : undefined);
   const create = () => {
@@ -23,9 +23,7 @@ export function RulesSection({ rules, hasWorkspace, results }: { rules: RulesVie
     const file = ruleFileName(name);
     if (!file.ok) return setLocal({ ok: false, field: "ruleName", message: file.error });
     setLocal(undefined);
-    const id = requestId();
-    setPending(id);
-    send({ type: "settings/newRule", requestId: id, name });
+    track(ask("settings/newRule", { name }));
   };
   const created = answer?.ok === true;
   return (
@@ -58,7 +56,7 @@ export function RulesSection({ rules, hasWorkspace, results }: { rules: RulesVie
                     type="checkbox"
                     aria-label={`Use ${rule.path}`}
                     checked={rule.enabled}
-                    onChange={(e) => send({ type: "settings/setRuleEnabled", requestId: requestId(), id: rule.id, enabled: e.target.checked })}
+                    onChange={(e) => void ask("settings/setRuleEnabled", { id: rule.id, enabled: e.target.checked })}
                   />
                 </td>
                 <td className="ks-path" title={rule.path}>

@@ -28,11 +28,11 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
           {view.last.message}
         </p>
       )}
-      <ProfilesSection profiles={state.profiles} active={state.active} results={view.results} />
-      <ApproveSection approve={state.autoApprove} results={view.results} />
-      <OptionsSection options={state.options} modes={state.modes} results={view.results} />
-      <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} results={view.results} />
-      <RulesSection rules={state.rules} hasWorkspace={state.hasWorkspace} results={view.results} />
+      <ProfilesSection profiles={state.profiles} active={state.active} ask={model.ask} />
+      <ApproveSection approve={state.autoApprove} ask={model.ask} />
+      <OptionsSection options={state.options} modes={state.modes} ask={model.ask} />
+      <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} ask={model.ask} />
+      <RulesSection rules={state.rules} hasWorkspace={state.hasWorkspace} ask={model.ask} />
     </main>
   );
 }

@@ -1,4 +1,6 @@
-import type { HostToSettings, SettingsState } from "../../../src/shared/protocol/settings";
+import { RequestError, type Done, type ParamsOf } from "../../../src/shared/protocol/requests";
+import type { HostToSettings, SettingsMethod, SettingsRequests, SettingsState } from "../../../src/shared/protocol/settings";
+import { settingsRequester } from "./api";
 
 export interface Result {
   ok: boolean;
@@ -6,17 +8,18 @@ export interface Result {
   field?: string;
 }
 
+/** Sends one of the page's requests; resolves with the host's answer (never rejects). */
+export type SettingsAsk = <K extends SettingsMethod>(method: K, params: ParamsOf<SettingsRequests, K>) => Promise<Result>;
+
 export interface SettingsView {
   state: SettingsState | undefined;
-  /** Answers by request id: a form shows the one for its own request. */
-  results: ReadonlyMap<string, Result>;
   /** The latest answer, for the status line. */
   last: Result | undefined;
 }
 
 /** The settings page's state: what the host last sent. Small, so replaced whole on each message. */
 export class SettingsModel {
-  private view: SettingsView = { state: undefined, results: new Map(), last: undefined };
+  private view: SettingsView = { state: undefined, last: undefined };
   private readonly listeners = new Set<() => void>();
 
   get = (): SettingsView => this.view;
@@ -31,14 +34,28 @@ export class SettingsModel {
     const message = data as HostToSettings;
     if (message.type === "settings/state") {
       this.view = { ...this.view, state: message.state };
-    } else if (message.type === "settings/result") {
-      const result: Result = { ok: message.ok, message: message.message, ...(message.field ? { field: message.field } : {}) };
-      const results = new Map(this.view.results);
-      results.set(message.requestId, result);
-      this.view = { ...this.view, results, last: result };
     } else {
+      // Responses are the requester's (api.ts).
       return;
     }
+    this.changed();
+  }
+
+  /** A form or control shows the answer to its own request; the status line shows the latest. */
+  ask: SettingsAsk = async (method, params) => {
+    let result: Result;
+    try {
+      result = { ok: true, message: ((await settingsRequester.request(method, params)) as Done).message };
+    } catch (err) {
+      const field = err instanceof RequestError ? err.field : undefined;
+      result = { ok: false, message: err instanceof Error ? err.message : String(err), ...(field ? { field } : {}) };
+    }
+    this.view = { ...this.view, last: result };
+    this.changed();
+    return result;
+  };
+
+  private changed(): void {
     for (const listener of [...this.listeners]) listener();
   }
 }

@@ -1,15 +1,28 @@
-import { useEffect, useState } from "react";
-import { requestId } from "./api";
+import { useEffect, useRef, useState } from "react";
 import type { Result } from "./model";
+
+/**
+ * The host's answer to the latest request a control sent; undefined while it is on its way. An
+ * earlier request that answers late is not shown.
+ */
+export function useLatestAnswer(): [Result | undefined, (answered: Promise<Result>) => void] {
+  const [answer, setAnswer] = useState<Result | undefined>();
+  const latest = useRef(0);
+  const track = (answered: Promise<Result>) => {
+    const turn = ++latest.current;
+    setAnswer(undefined);
+    void answered.then((result) => turn === latest.current && setAnswer(result));
+  };
+  return [answer, track];
+}
 
 /**
  * A form's save: checks refused in the page, or the host's answer to the request it sent. The
  * form closes (onDone) when the host says the save worked; a refusal stays shown with its field.
  */
-export function useSaveRequest(results: ReadonlyMap<string, Result>, onDone: () => void) {
+export function useSaveRequest(onDone: () => void) {
   const [local, setLocal] = useState<Result | undefined>();
-  const [pending, setPending] = useState<string | undefined>();
-  const answer = pending ? results.get(pending) : undefined;
+  const [answer, track] = useLatestAnswer();
   const error = local ?? (answer && !answer.ok ? answer : undefined);
 
   useEffect(() => {
@@ -19,12 +32,10 @@ export function useSaveRequest(results: ReadonlyMap<string, Result>, onDone: () 
   return {
     error,
     refuse: (field: string, message: string) => setLocal({ ok: false, field, message }),
-    /** A new request id, with any earlier refusal cleared: send the request with it. */
-    begin: (): string => {
+    /** Shows the answer to a request just sent, with any earlier refusal cleared. */
+    submit: (answered: Promise<Result>): void => {
       setLocal(undefined);
-      const id = requestId();
-      setPending(id);
-      return id;
+      track(answered);
     },
   };
 }

@@ -11,7 +11,7 @@ import type { Provider } from "../../../core/llm/types";
 import type { Logger } from "../../../core/ports";
 import { DisposableStore, type Event } from "../../../shared/disposable";
 import { WebviewChannel } from "../webviewChannel";
-import { parseWebviewMessage, type AttachedImage, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../../shared/protocol/messages";
+import { CHAT_REQUESTS, parseWebviewMessage, type AttachedImage, type ChatRequests, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../../shared/protocol/messages";
 import type { ProfileStore } from "../settings/profileStore";
 import { SessionChoices } from "./sessionChoices";
 import { InputQueue } from "../../../core/agent/inputQueue";
@@ -19,6 +19,7 @@ import type { Mode } from "../../../core/modes/modes";
 import type { TaskChanges } from "../../../core/edit/taskChanges";
 import type { ChatInputs } from "./chatInputs";
 import type { McpController, McpViewLink } from "../mcp/mcpController";
+import { RequestRouter } from "../requestRouter";
 import type { ChatHistory } from "../history/chatHistory";
 import { openChatLink, runInOwnTerminal } from "./chatLinks";
 import { identityFor, type TaskIdentity } from "../../../core/agent/taskRecord";
@@ -84,6 +85,8 @@ export class ChatSession implements vscode.Disposable {
   get taskChanges(): TaskChanges | undefined {
     return this.toolbox?.changes;
   }
+  /** The page's requests (CHAT_REQUESTS): the @ search here, the MCP view's actions in McpController. */
+  private readonly requests: RequestRouter<ChatRequests>;
   private readonly mcpView: McpViewLink | undefined;
   private readonly historyView: ReturnType<ChatHistory["connect"]> | undefined;
   /** The current task's place in history. */
@@ -112,7 +115,9 @@ export class ChatSession implements vscode.Disposable {
       this.sessionListeners.add(deps.profiles.onDidChange(() => this.postPickers()));
     }
     if (deps.modeFiles) this.sessionListeners.add(deps.modeFiles.watch(() => this.reloadModes()));
-    this.mcpView = deps.mcp?.connect((message) => this.post(message));
+    this.requests = new RequestRouter(CHAT_REQUESTS, (response) => this.post(response), deps.logger, name);
+    this.requests.onRequest("mentions/search", async ({ query }) => ({ items: (await this.deps.inputs?.searchFiles(query)) ?? [] }));
+    this.mcpView = deps.mcp?.connect((message) => this.post(message), this.requests);
     this.historyView = deps.history?.connect({ openSaved: (saved) => this.newTask(saved), currentTaskId: () => this.identity?.id }, (message) => this.post(message));
     this.task = this.createTask();
   }
@@ -261,9 +266,8 @@ export class ChatSession implements vscode.Disposable {
       case "chat/setProfile":
         if (await this.choices?.pickProfile(message.name)) this.postPickers();
         return;
-      case "mentions/search":
-        this.post({ type: "mentions/results", id: message.id, items: (await this.deps.inputs?.searchFiles(message.query)) ?? [] });
-        return;
+      case "request":
+        return this.requests.handle(message);
       case "commands/list":
         this.post({ type: "commands/list", commands: (await this.deps.inputs?.commands()) ?? [] });
         return;

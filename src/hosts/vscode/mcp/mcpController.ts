@@ -1,21 +1,26 @@
 import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import { addServer, locateServer, removeServer, setServerDisabled, setToolListed, type EditResult } from "../../../core/mcp/configEdits";
-import { errorText } from "../../../core/mcp/connection";
 import { parseMcpConfig, type McpSource } from "../../../core/mcp/config";
 import type { Logger } from "../../../core/ports";
 import { Emitter } from "../../../shared/disposable";
-import type { HostToMcpView, McpServerForm, McpToHost, McpViewState } from "../../../shared/protocol/mcp";
+import type { HostToMcpView, McpMethod, McpRequests, McpServerForm, McpToHost, McpViewState } from "../../../shared/protocol/mcp";
+import { MCP_REQUESTS } from "../../../shared/protocol/mcp";
+import type { ChatRequests } from "../../../shared/protocol/messages";
 import { checkServerForm } from "../../../shared/protocol/mcpForm";
+import { RequestError, type CheckedParamsOf, type Done } from "../../../shared/protocol/requests";
+import type { RequestRouter } from "../requestRouter";
 import { readIfAny, serially, writeAtomically } from "../settings/configFiles";
 import { GLOBAL_MCP_FILE, PROJECT_MCP_FILE, type McpSetup } from "./mcpSetup";
 
 type Outcome = { ok: boolean; message: string; field?: string };
+/** A request as one value, so one switch acts on every method. */
+type McpAction = { [K in McpMethod]: { type: K } & CheckedParamsOf<McpRequests, K> }[McpMethod];
 
 /** A server's log can grow many lines a second; the view gets at most one state per this many ms. */
 const STATE_DELAY_MS = 150;
 
-/** One page's connection to the MCP view: states while the page shows the view, answers to its requests. */
+/** One page's connection to the MCP view: states while the page shows the view (its requests go through the page's RequestRouter). */
 export interface McpViewLink extends vscode.Disposable {
   receive(message: McpToHost): Promise<void>;
   /** The page went away: no more states until it opens the view again. */
@@ -53,33 +58,35 @@ export class McpController implements vscode.Disposable {
     return { servers: this.setup.hub.servers(), errors: [...this.setup.errors], files: { ...(project && { project }), global: file("global")! } };
   }
 
-  connect(post: (message: HostToMcpView) => void): McpViewLink {
+  connect(post: (message: HostToMcpView) => void, requests: RequestRouter<ChatRequests>): McpViewLink {
     let listener: vscode.Disposable | undefined;
     const close = () => {
       listener?.dispose();
       listener = undefined;
     };
     const postState = () => post({ type: "mcp/state", state: this.state() });
+    const answer = async (action: McpAction): Promise<Done> => {
+      try {
+        const outcome = await this.handle(action);
+        if (!outcome.ok) throw new RequestError(outcome.message, outcome.field);
+        return { message: outcome.message };
+      } finally {
+        // The state first: when the page sees the answer, the state it shows already includes the change.
+        postState();
+      }
+    };
+    const handlers = (Object.keys(MCP_REQUESTS) as McpMethod[]).map((method) => requests.onRequest(method, (params) => answer({ type: method, ...params } as McpAction)));
     return {
       receive: async (message) => {
         if (message.type === "mcp/close") return close();
-        if (message.type === "mcp/open") {
-          listener ??= this.changed.event(postState);
-          return postState();
-        }
-        let outcome: Outcome;
-        try {
-          outcome = await this.handle(message);
-        } catch (err) {
-          this.logger.error(`MCP view: ${message.type} failed: ${errorText(err)}`);
-          outcome = { ok: false, message: errorText(err) };
-        }
-        // The state first: when the page sees the answer, the state it shows already includes the change.
+        listener ??= this.changed.event(postState);
         postState();
-        post({ type: "mcp/result", requestId: message.requestId, ...outcome });
       },
       close,
-      dispose: close,
+      dispose: () => {
+        close();
+        for (const handler of handlers) handler.dispose();
+      },
     };
   }
 
@@ -89,7 +96,7 @@ export class McpController implements vscode.Disposable {
     this.changed.dispose();
   }
 
-  private async handle(message: Exclude<McpToHost, { type: "mcp/open" | "mcp/close" }>): Promise<Outcome> {
+  private async handle(message: McpAction): Promise<Outcome> {
     switch (message.type) {
       case "mcp/restart":
         await this.setup.hub.restart(message.server);

@@ -1,7 +1,18 @@
 import * as vscode from "vscode";
 import type { Logger } from "../../../core/ports";
 import { DisposableStore, Emitter } from "../../../shared/disposable";
-import { parseSettingsMessage, type HostToSettings, type ProfileForm, type SettingsState, type SettingsToHost } from "../../../shared/protocol/settings";
+import { RequestError, type CheckedParamsOf, type Done } from "../../../shared/protocol/requests";
+import {
+  parseSettingsMessage,
+  SETTINGS_REQUESTS,
+  type HostToSettings,
+  type ProfileForm,
+  type SettingsMethod,
+  type SettingsRequests,
+  type SettingsState,
+  type SettingsToHost,
+} from "../../../shared/protocol/settings";
+import { RequestRouter } from "../requestRouter";
 import { affectsAutoApprove, applyApproveChanges, readApproveView } from "./autoApproveEdits";
 import { deleteMode, modeView, saveMode, watchModeFiles } from "./modeEdits";
 import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
@@ -12,6 +23,8 @@ import { findProfile } from "./profiles";
 import type { ProfileStore } from "./profileStore";
 
 type Outcome = { ok: boolean; message: string; field?: string };
+/** A request as one value, so one switch acts on every message and method. */
+type SettingsAction = { [K in SettingsMethod]: { type: K } & CheckedParamsOf<SettingsRequests, K> }[SettingsMethod];
 
 /** The form as a profile: empty model overrides are left out rather than saved as `{}`. */
 function formToInput(form: ProfileForm): Record<string, unknown> {
@@ -32,12 +45,21 @@ export class SettingsController implements vscode.Disposable {
   /** Everything sent to the panel, for the in-host tests. */
   readonly onDidPost = this.posted.event;
   private readonly listeners = new DisposableStore();
+  private readonly requests: RequestRouter<SettingsRequests>;
 
   constructor(
     private readonly store: ProfileStore,
     private readonly storage: vscode.Uri,
     private readonly logger: Logger,
   ) {
+    this.requests = new RequestRouter(SETTINGS_REQUESTS, (response) => this.post(response), logger, "settings");
+    for (const method of Object.keys(SETTINGS_REQUESTS) as SettingsMethod[]) {
+      this.requests.onRequest(method, async (params): Promise<Done> => {
+        const outcome = await this.dispatch({ type: method, ...params } as SettingsAction);
+        if (outcome && !outcome.ok) throw new RequestError(outcome.message, outcome.field);
+        return { message: outcome?.message ?? "" };
+      });
+    }
     // A hand edit of settings.json or of a mode file, or the toggle command, shows in an open panel.
     const refresh = () => {
       if (this.webview) void this.postState();
@@ -70,17 +92,19 @@ export class SettingsController implements vscode.Disposable {
       return;
     }
     const message = parsed.message;
-    let outcome: Outcome | undefined;
-    try {
-      outcome = await this.dispatch(message);
-    } catch (err) {
-      const text = err instanceof Error ? err.message : String(err);
-      this.logger.error(`settings: ${message.type} failed: ${text}`);
-      outcome = { ok: false, message: text };
-      // Without a request id the panel shows no answer, so the failure is shown here.
-      if (!("requestId" in message)) void vscode.window.showErrorMessage(`Kiln: ${text}`);
+    if (message.type === "request") {
+      // The router answers it, a failure included.
+      await this.requests.handle(message);
+    } else {
+      try {
+        await this.dispatch(message);
+      } catch (err) {
+        const text = err instanceof Error ? err.message : String(err);
+        this.logger.error(`settings: ${message.type} failed: ${text}`);
+        // A plain message gets no answer, so the failure is shown here.
+        void vscode.window.showErrorMessage(`Kiln: ${text}`);
+      }
     }
-    if (outcome && "requestId" in message) this.post({ type: "settings/result", requestId: message.requestId, ...outcome });
     await this.postState();
   }
 
@@ -112,7 +136,7 @@ export class SettingsController implements vscode.Disposable {
     };
   }
 
-  private async dispatch(message: SettingsToHost): Promise<Outcome | undefined> {
+  private async dispatch(message: Exclude<SettingsToHost, { type: "request" }> | SettingsAction): Promise<Outcome | undefined> {
     switch (message.type) {
       case "settings/ready":
         return undefined;
