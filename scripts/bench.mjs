@@ -6,8 +6,18 @@ import { fileURLToPath } from "node:url";
 
 const root = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const outfile = join(root, "out", "bench", "main.mjs");
-await esbuild.build({ absWorkingDir: root, entryPoints: ["test/bench/main.ts"], bundle: true, platform: "node", target: "node20", format: "esm", outfile, logLevel: "warning", external: ["puppeteer-core"],
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: ["test/bench/main.ts"],
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  outfile,
+  logLevel: "warning",
+  external: ["puppeteer-core"],
   // CommonJS dependencies (proper-lockfile) call require() for Node's modules.
-  banner: { js: "import { createRequire as kilnCreateRequire } from 'node:module'; const require = kilnCreateRequire(import.meta.url);" } });
+  banner: { js: "import { createRequire as kilnCreateRequire } from 'node:module'; const require = kilnCreateRequire(import.meta.url);" },
+});
 const run = spawnSync(process.execPath, ["--expose-gc", outfile], { stdio: "inherit" });
 process.exit(run.status ?? 1);

@@ -57,11 +57,10 @@ export function writeUserSettings(profile, settings) {
 
 /** @param {ReturnType<typeof makeProfile>} profile @param {string} vsix */
 export function installExtension(profile, vsix) {
-  const run = spawnSync(
-    codeServerBin,
-    ["--install-extension", vsix, "--force", "--extensions-dir", profile.extensionsDir, "--user-data-dir", profile.userDataDir, "--config", profile.config],
-    { encoding: "utf8", env: cleanEnv({ XDG_CONFIG_HOME: profile.xdg, XDG_DATA_HOME: profile.xdg }) },
-  );
+  const run = spawnSync(codeServerBin, ["--install-extension", vsix, "--force", "--extensions-dir", profile.extensionsDir, "--user-data-dir", profile.userDataDir, "--config", profile.config], {
+    encoding: "utf8",
+    env: cleanEnv({ XDG_CONFIG_HOME: profile.xdg, XDG_DATA_HOME: profile.xdg }),
+  });
   if (run.status !== 0) throw new Error(`installing ${vsix} failed:\n${run.stdout}\n${run.stderr}`);
 }
 

@@ -9,10 +9,7 @@ export interface HistoryGroup {
  * The history view's list: matching tasks, newest first, grouped by workspace (the current one
  * first). Every word of the query must appear in the title, in any case and order.
  */
-export function groupHistory(
-  entries: readonly HistoryEntry[],
-  options: { query?: string; favoritesOnly?: boolean; currentWorkspace?: string } = {},
-): HistoryGroup[] {
+export function groupHistory(entries: readonly HistoryEntry[], options: { query?: string; favoritesOnly?: boolean; currentWorkspace?: string } = {}): HistoryGroup[] {
   const words = (options.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const matching = entries
     .filter((e) => !options.favoritesOnly || e.favorite)

@@ -9,7 +9,8 @@ export const RULES_FOLDER = ".kilocode/rules";
  */
 export function ruleFileName(name: string): { ok: true; file: string } | { ok: false; error: string } {
   const trimmed = name.trim().replace(/\.md$/i, "");
-  if (/[\\/]/.test(trimmed)) return { ok: false, error: `the rule name "${name}" holds a path separator; give a plain name such as "testing-conventions" (the rule is always saved in ${RULES_FOLDER}/).` };
+  if (/[\\/]/.test(trimmed))
+    return { ok: false, error: `the rule name "${name}" holds a path separator; give a plain name such as "testing-conventions" (the rule is always saved in ${RULES_FOLDER}/).` };
   const safe = trimmed
     .replace(/[^\p{L}\p{N}_.-]+/gu, "-")
     .replace(/-{2,}/g, "-")

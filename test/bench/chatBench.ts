@@ -68,40 +68,37 @@ async function renderTimes(root: string, count: number): Promise<{ render: numbe
     const address = server.address() as { port: number };
     await page.goto(`http://127.0.0.1:${address.port}/`);
     await page.waitForSelector('[data-testid="chat-input"]');
-    return await page.evaluate(
-      async (list: ChatItem[]) => {
-        // Runs in the page; this project's Node typings have no DOM.
-        const page = globalThis as unknown as {
-          requestAnimationFrame(callback: (timestamp: number) => void): void;
-          postMessage(message: unknown, origin: string): void;
-          addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
-          document: { querySelectorAll(selector: string): { length: number }; body: { innerText: string } };
-        };
-        const { document } = page;
-        const frame = () => new Promise<number>((r) => page.requestAnimationFrame(() => r(performance.now())));
-        // Timed from the message to the end of the frame that shows it (React renders in that frame).
-        const timed = async (message: unknown, done: () => boolean) => {
-          const start = performance.now();
-          page.postMessage(message, "*");
-          let end = await frame();
-          while (!done()) end = await frame();
-          return end - start;
-        };
-        const render = await timed({ type: "chat/snapshot", items: list, busy: true, provider: { kind: "openai", model: "bench" } }, () => document.querySelectorAll(".row").length > 0);
-        await timed({ type: "chat/appended", item: { id: "live", role: "assistant", text: "", partial: true } }, () => true);
-        // The frame's own work: our frame callback is queued after the store's (the app's message
-        // listener ran first), so the time from the frame's start to it is the store update plus the
-        // React render of that token.
-        const samples: number[] = [];
-        page.addEventListener("message", (event) => {
-          if ((event.data as { type?: string }).type === "chat/textDelta") page.requestAnimationFrame((ts) => samples.push(performance.now() - ts));
-        });
-        for (let i = 0; i < 20; i++) await timed({ type: "chat/textDelta", id: "live", delta: `tok${i} `, field: "text" }, () => document.body.innerText.includes(`tok${i}`));
-        samples.sort((a, b) => a - b);
-        return { render, append: samples[Math.floor(samples.length / 2)]! };
-      },
-      items(count),
-    );
+    return await page.evaluate(async (list: ChatItem[]) => {
+      // Runs in the page; this project's Node typings have no DOM.
+      const page = globalThis as unknown as {
+        requestAnimationFrame(callback: (timestamp: number) => void): void;
+        postMessage(message: unknown, origin: string): void;
+        addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+        document: { querySelectorAll(selector: string): { length: number }; body: { innerText: string } };
+      };
+      const { document } = page;
+      const frame = () => new Promise<number>((r) => page.requestAnimationFrame(() => r(performance.now())));
+      // Timed from the message to the end of the frame that shows it (React renders in that frame).
+      const timed = async (message: unknown, done: () => boolean) => {
+        const start = performance.now();
+        page.postMessage(message, "*");
+        let end = await frame();
+        while (!done()) end = await frame();
+        return end - start;
+      };
+      const render = await timed({ type: "chat/snapshot", items: list, busy: true, provider: { kind: "openai", model: "bench" } }, () => document.querySelectorAll(".row").length > 0);
+      await timed({ type: "chat/appended", item: { id: "live", role: "assistant", text: "", partial: true } }, () => true);
+      // The frame's own work: our frame callback is queued after the store's (the app's message
+      // listener ran first), so the time from the frame's start to it is the store update plus the
+      // React render of that token.
+      const samples: number[] = [];
+      page.addEventListener("message", (event) => {
+        if ((event.data as { type?: string }).type === "chat/textDelta") page.requestAnimationFrame((ts) => samples.push(performance.now() - ts));
+      });
+      for (let i = 0; i < 20; i++) await timed({ type: "chat/textDelta", id: "live", delta: `tok${i} `, field: "text" }, () => document.body.innerText.includes(`tok${i}`));
+      samples.sort((a, b) => a - b);
+      return { render, append: samples[Math.floor(samples.length / 2)]! };
+    }, items(count));
   } finally {
     await browser.close();
     server.close();

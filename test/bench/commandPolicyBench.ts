@@ -37,5 +37,7 @@ export async function runCommandPolicyBench(): Promise<void> {
   started = performance.now();
   for (let i = 0; i < shellRuns; i++) spawnSync("/bin/sh", ["-c", "true"]);
   const shellMs = (performance.now() - started) / shellRuns;
-  console.log(`command policy: ${(policyMs * 1000).toFixed(0)} µs per command (read, paths, decide) vs ${(shellMs * 1000).toFixed(0)} µs to start /bin/sh: ${((policyMs / shellMs) * 100).toFixed(1)}% (target < 10%)`);
+  console.log(
+    `command policy: ${(policyMs * 1000).toFixed(0)} µs per command (read, paths, decide) vs ${(shellMs * 1000).toFixed(0)} µs to start /bin/sh: ${((policyMs / shellMs) * 100).toFixed(1)}% (target < 10%)`,
+  );
 }

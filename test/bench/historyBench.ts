@@ -40,7 +40,9 @@ async function checkpointBench(dir: string): Promise<void> {
     times.push(performance.now() - start);
     if (result.kind !== "saved") console.log(`  turn ${turn}: ${result.kind}`);
   }
-  console.log(`checkpoints, ${FOLDERS * FILES_PER_FOLDER} files: first ${first.toFixed(0)} ms; per turn median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (target < 300 ms)`);
+  console.log(
+    `checkpoints, ${FOLDERS * FILES_PER_FOLDER} files: first ${first.toFixed(0)} ms; per turn median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms (target < 300 ms)`,
+  );
 }
 
 async function historyBench(dir: string): Promise<void> {
@@ -82,7 +84,9 @@ async function historyBench(dir: string): Promise<void> {
 }
 
 async function tokenBench(): Promise<void> {
-  const text = Array.from({ length: 30_000 }, (_, i) => `  const value${i} = compute(input, ${i}); // step ${i}`).join("\n").slice(0, 1_000_000);
+  const text = Array.from({ length: 30_000 }, (_, i) => `  const value${i} = compute(input, ${i}); // step ${i}`)
+    .join("\n")
+    .slice(0, 1_000_000);
   let start = performance.now();
   const tokens = countTokens(text);
   const whole = performance.now() - start;
@@ -98,7 +102,9 @@ async function tokenBench(): Promise<void> {
   await countTokensLarge(text);
   const sliced = performance.now() - start;
   clearInterval(ticker);
-  console.log(`token counting, 1 MB (${tokens.toLocaleString("en-US")} tokens): ${whole.toFixed(0)} ms in one block; sliced ${sliced.toFixed(0)} ms with the event loop stalled at most ${longest.toFixed(0)} ms`);
+  console.log(
+    `token counting, 1 MB (${tokens.toLocaleString("en-US")} tokens): ${whole.toFixed(0)} ms in one block; sliced ${sliced.toFixed(0)} ms with the event loop stalled at most ${longest.toFixed(0)} ms`,
+  );
 }
 
 export async function runHistoryBench(): Promise<void> {

@@ -18,9 +18,9 @@ function fileContent(size: number): string {
   const lines = [
     "export function render(node: Node): string {",
     "  // builds <path> elements and closes them with </content> markers",
-    '  const xml = `<content>${node.text}</content>`;',
+    "  const xml = `<content>${node.text}</content>`;",
     "  if (a < b && c > d) return xml;",
-    "  return `<path d=\"M0 0\"/>`;",
+    '  return `<path d="M0 0"/>`;',
     "}",
   ];
   let out = "";

@@ -40,7 +40,11 @@ function makeTree(): string {
 
 function runRgDirect(rg: string, cwd: string, regex: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, ["--context", "1", "--no-require-git", "--hidden", "--no-config", "--glob", "!.git", "--glob", "!node_modules", "--ignore-file", join(cwd, ".kilocodeignore"), "--regexp", regex, "."], { cwd });
+    const child = spawn(
+      rg,
+      ["--context", "1", "--no-require-git", "--hidden", "--no-config", "--glob", "!.git", "--glob", "!node_modules", "--ignore-file", join(cwd, ".kilocodeignore"), "--regexp", regex, "."],
+      { cwd },
+    );
     let bytes = 0;
     child.stdout.on("data", (d: Buffer) => (bytes += d.length));
     child.on("error", reject);

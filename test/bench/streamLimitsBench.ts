@@ -69,7 +69,23 @@ export async function runStreamLimitsBench(root: string): Promise<void> {
       server.enqueue(c.turn(), done);
       const run = await runMeasured(
         cli,
-        ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "--approve", "read", "--protocol", c.toolProtocol, "--no-checkpoints", "--no-history", ...(c.flags ?? []), "Go"],
+        [
+          "run",
+          "--provider",
+          "openai",
+          "--base-url",
+          server.openaiBaseUrl,
+          "--workspace",
+          workspace,
+          "--approve",
+          "read",
+          "--protocol",
+          c.toolProtocol,
+          "--no-checkpoints",
+          "--no-history",
+          ...(c.flags ?? []),
+          "Go",
+        ],
         { env: { OPENAI_API_KEY: "sk-bench" } },
       );
       const peak = run.peakMb === undefined ? "?" : run.peakMb.toFixed(0);

@@ -98,8 +98,12 @@ export function runSweeps(sweeps: readonly Sweep<unknown>[]): void {
         continue;
       }
       points.push([size, result.cpuMs]);
-      const extra = Object.entries(result.extra).map(([name, value]) => ` | ${name} ${value}`).join("");
-      console.log(`  ${sweep.label(size).padStart(12)} | ${formatMs(result.ms).padStart(9)} | CPU ${formatMs(result.cpuMs).padStart(9)} | peak RSS ${result.peakRssMb.toFixed(0).padStart(5)} MB${extra}`);
+      const extra = Object.entries(result.extra)
+        .map(([name, value]) => ` | ${name} ${value}`)
+        .join("");
+      console.log(
+        `  ${sweep.label(size).padStart(12)} | ${formatMs(result.ms).padStart(9)} | CPU ${formatMs(result.cpuMs).padStart(9)} | peak RSS ${result.peakRssMb.toFixed(0).padStart(5)} MB${extra}`,
+      );
     }
     const exponent = points.length === sweep.sizes.length ? fitExponent(points) : undefined;
     console.log(`  fitted growth exponent: ${exponent === undefined ? "n/a (a point did not finish)" : exponent.toFixed(2)} (target <= 1.1)`);

@@ -68,7 +68,7 @@ describe("Kiln in code-server, driven by Chromium", () => {
   it("runs a multi-step task: tool cards fill in, a write waits on its card with the diff, Enter approves, the file lands", async () => {
     server.enqueue(
       { text: "Let me read the greeter.\n<read_file>\n<path>src/greet.ts</path>\n</read_file>" },
-      { text: "Writing the test.\n<write_to_file>\n<path>test/greet.test.ts</path>\n<content>\nimport { greet } from \"../src/greet\";\n</content>\n<line_count>1</line_count>\n</write_to_file>" },
+      { text: 'Writing the test.\n<write_to_file>\n<path>test/greet.test.ts</path>\n<content>\nimport { greet } from "../src/greet";\n</content>\n<line_count>1</line_count>\n</write_to_file>' },
       { text: "<attempt_completion>\n<result>Added test/greet.test.ts.</result>\n</attempt_completion>" },
     );
     await sendTask(frame, "Write a test for greet");
@@ -79,10 +79,9 @@ describe("Kiln in code-server, driven by Chromium", () => {
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-approval.png") });
     // Keyboard: the card took focus, so Enter approves.
     await workbench.page.keyboard.press("Enter");
-    await frame.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("Added test/greet.test.ts.")),
-      { timeout: 30_000 },
-    );
+    await frame.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("Added test/greet.test.ts.")), {
+      timeout: 30_000,
+    });
     const cards = await frame.$$eval('[data-testid="message-tool"]', (all) => all.map((e) => [(e as HTMLElement).innerText.split("\n")[0], (e as HTMLElement).dataset.status]));
     expect(cards.slice(-3)).toEqual([
       [expect.stringContaining("read_file src/greet.ts"), "done"],
@@ -99,7 +98,9 @@ describe("Kiln in code-server, driven by Chromium", () => {
     server.enqueue(
       { text: "<read_file>\n<args>\n<file><path>src/greet.ts</path><line_range>1-3</line_range></file>\n<file><path>README.md</path></file>\n</args>\n</read_file>" },
       { text: "<update_todo_list>\n<todos>\n- [x] Read the greeter\n- [-] Make the greeting polite\n- [ ] Check it\n</todos>\n</update_todo_list>" },
-      { text: "<apply_diff>\n<path>src/greet.ts</path>\n<diff>\n<<<<<<< SEARCH\n:start_line:2\n-------\n  return `Hello, ${name}!`;\n=======\n  return `Good day, ${name}!`;\n>>>>>>> REPLACE\n</diff>\n</apply_diff>" },
+      {
+        text: "<apply_diff>\n<path>src/greet.ts</path>\n<diff>\n<<<<<<< SEARCH\n:start_line:2\n-------\n  return `Hello, ${name}!`;\n=======\n  return `Good day, ${name}!`;\n>>>>>>> REPLACE\n</diff>\n</apply_diff>",
+      },
       { text: "<execute_command>\n<command>grep -c 'Good day' src/greet.ts</command>\n</execute_command>" },
       { text: "<attempt_completion>\n<result>The greeting is polite now.</result>\n</attempt_completion>" },
     );
@@ -120,7 +121,13 @@ describe("Kiln in code-server, driven by Chromium", () => {
       expect(answered).toBeLessThan(3);
       if (what === "apply_diff") await workbench.page.screenshot({ path: join(resultsDir, "e2e-tool-cards-diff.png") });
       await workbench.page.keyboard.press("Enter");
-      await frame.waitForFunction((name) => !document.querySelector(`[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]`) || (document.querySelector('[data-testid="message-tool"][data-status="waiting"] .tool-name') as HTMLElement).innerText !== name, { timeout: 30_000 }, what);
+      await frame.waitForFunction(
+        (name) =>
+          !document.querySelector(`[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]`) ||
+          (document.querySelector('[data-testid="message-tool"][data-status="waiting"] .tool-name') as HTMLElement).innerText !== name,
+        { timeout: 30_000 },
+        what,
+      );
     }
     const cards = await frame.$$eval('[data-testid="message-tool"]', (all) => all.map((e) => [(e as HTMLElement).innerText.split("\n")[0], (e as HTMLElement).dataset.status]));
     expect(cards).toEqual([

@@ -74,9 +74,8 @@ async function menuItem(label: string): Promise<ElementHandle<Element>> {
 async function waitingCard(title: string): Promise<string> {
   const card = await frame.waitForFunction(
     (want) =>
-      [...document.querySelectorAll('[data-testid="message-tool"][data-status="waiting"]')].find(
-        (c) => c.querySelector('[data-testid="approval"]') && (c as HTMLElement).innerText.includes(want),
-      ) ?? null,
+      [...document.querySelectorAll('[data-testid="message-tool"][data-status="waiting"]')].find((c) => c.querySelector('[data-testid="approval"]') && (c as HTMLElement).innerText.includes(want)) ??
+      null,
     { timeout: 30_000 },
     title,
   );
@@ -84,11 +83,7 @@ async function waitingCard(title: string): Promise<string> {
 }
 
 async function waitForCompletion(text: string): Promise<void> {
-  await frame.waitForFunction(
-    (want) => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes(want)),
-    { timeout: 30_000 },
-    text,
-  );
+  await frame.waitForFunction((want) => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes(want)), { timeout: 30_000 }, text);
 }
 
 /** The CodeLens entries on the diff editor's right side (the proposal), in order from the top. */
@@ -134,10 +129,9 @@ describe("Kiln from the code editor", () => {
     await explain.click();
 
     // The chat shows the new task with the file, the line range and the code.
-    const user = await frame.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="message-user"]')].find((m) => (m as HTMLElement).innerText.includes("src/greet.ts")) ?? null,
-      { timeout: 30_000 },
-    );
+    const user = await frame.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-user"]')].find((m) => (m as HTMLElement).innerText.includes("src/greet.ts")) ?? null, {
+      timeout: 30_000,
+    });
     const text = await (user as ElementHandle<HTMLElement>).evaluate((m) => m.innerText);
     expect(text).toContain("Explain the following code from src/greet.ts:1-2");
     expect(text).toContain("export function greet(name: string): string {\n  return `Hello, ${name}!`;");

@@ -62,10 +62,9 @@ describe("a project's MCP servers in an untrusted workspace (code-server with Wo
 
     // The card's button opens VS Code's own Workspace Trust editor, where the user trusts the folder.
     await frame.click(`${CARD} [data-testid="mcp-manage-trust"]`);
-    const trust = await page.waitForFunction(
-      () => [...document.querySelectorAll(".workspace-trust-editor .monaco-button")].find((b) => (b as HTMLElement).innerText.trim() === "Trust") ?? false,
-      { timeout: 30_000 },
-    );
+    const trust = await page.waitForFunction(() => [...document.querySelectorAll(".workspace-trust-editor .monaco-button")].find((b) => (b as HTMLElement).innerText.trim() === "Trust") ?? false, {
+      timeout: 30_000,
+    });
     await page.screenshot({ path: join(resultsDir, "e2e-mcp-trust-editor.png"), captureBeyondViewport: false });
     await trust.asElement()!.evaluate((b) => (b as HTMLElement).click());
 

@@ -46,11 +46,7 @@ async function waitForStatus(id: string, status: string): Promise<void> {
 }
 
 async function waitForCompletion(text: string): Promise<void> {
-  await frame.waitForFunction(
-    (want) => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes(want)),
-    { timeout: 30_000 },
-    text,
-  );
+  await frame.waitForFunction((want) => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes(want)), { timeout: 30_000 }, text);
 }
 
 /** What the model was sent in its latest request, as text. */
@@ -121,7 +117,9 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     await frame.click('[data-testid="new-task"]');
     await frame.select('[data-testid="mode-picker"]', "code");
     server.enqueue(
-      { text: '<ask_followup_question>\n<question>Shall I plan this before changing code?</question>\n<follow_up>\n<suggest mode="architect">Plan it first</suggest>\n<suggest>Just change it</suggest>\n</follow_up>\n</ask_followup_question>' },
+      {
+        text: '<ask_followup_question>\n<question>Shall I plan this before changing code?</question>\n<follow_up>\n<suggest mode="architect">Plan it first</suggest>\n<suggest>Just change it</suggest>\n</follow_up>\n</ask_followup_question>',
+      },
       { text: "<attempt_completion>\n<result>Here is the plan.</result>\n</attempt_completion>" },
     );
     await sendTask(frame, "Add a farewell function");
@@ -141,10 +139,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
   it("keyboard only: Escape moves to the feedback box, typing and Enter reject with that feedback", async () => {
     await frame.click('[data-testid="new-task"]');
     await frame.select('[data-testid="mode-picker"]', "code");
-    server.enqueue(
-      { text: "<read_file>\n<path>README.md</path>\n</read_file>" },
-      { text: "<attempt_completion>\n<result>Skipped the README.</result>\n</attempt_completion>" },
-    );
+    server.enqueue({ text: "<read_file>\n<path>README.md</path>\n</read_file>" }, { text: "<attempt_completion>\n<result>Skipped the README.</result>\n</attempt_completion>" });
     await sendTask(frame, "Read the readme");
     const card = await waitingCard("read_file README.md");
     // The input had focus (sendTask typed there): the card did not take it, and Enter with an empty input approves...

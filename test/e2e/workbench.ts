@@ -100,7 +100,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await input!.click({ clickCount: 3 });
     await input!.type(`>${title}`);
     if (await listed(attempt === 0 ? 20_000 : 60_000)) break;
-    if (attempt === 1) throw new Error(`the command palette does not list "${title}"; it shows: ${await page.evaluate(() => (document.querySelector(".quick-input-widget") as HTMLElement | null)?.innerText ?? "(no palette)")}`);
+    if (attempt === 1)
+      throw new Error(
+        `the command palette does not list "${title}"; it shows: ${await page.evaluate(() => (document.querySelector(".quick-input-widget") as HTMLElement | null)?.innerText ?? "(no palette)")}`,
+      );
     await page.keyboard.press("Escape");
   }
   await page.keyboard.press("Enter");
@@ -114,7 +117,12 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 export async function useColorTheme(page: Page, label: string): Promise<void> {
   const rows = ".quick-input-list .monaco-list-row";
   const rowNamed = (name: string) =>
-    page.waitForFunction((sel, want) => [...document.querySelectorAll(sel)].find((r) => (r.querySelector(".label-name") as HTMLElement | null)?.innerText === want) ?? false, { timeout: 20_000 }, rows, name);
+    page.waitForFunction(
+      (sel, want) => [...document.querySelectorAll(sel)].find((r) => (r.querySelector(".label-name") as HTMLElement | null)?.innerText === want) ?? false,
+      { timeout: 20_000 },
+      rows,
+      name,
+    );
   const input = await openCommandPalette(page);
   await input!.type("Preferences: Color Theme");
   const command = (await rowNamed("Preferences: Color Theme")).asElement() as ElementHandle<Element> | null;

@@ -18,7 +18,7 @@ afterAll(() => server.close());
 beforeEach(() => {
   workspace = mkdtempSync(join(tmpdir(), "kiln-agent-ws-"));
   mkdirSync(join(workspace, "src"));
-  writeFileSync(join(workspace, "src", "greet.ts"), 'export const greet = (name: string) => `Hello, ${name}!`;\n');
+  writeFileSync(join(workspace, "src", "greet.ts"), "export const greet = (name: string) => `Hello, ${name}!`;\n");
 });
 
 function kiln(kind: "anthropic" | "openai", args: string[], onStart?: (child: ChildProcess) => void): Promise<CliRun> {
@@ -135,9 +135,7 @@ describe("kiln run with a person at the terminal", () => {
       step("xml", "", { name: "attempt_completion", args: { result: "Saved the name." } }),
     );
     const before = server.requests.length;
-    const command = [process.execPath, cli, "run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "Save a name"]
-      .map((a) => `'${a}'`)
-      .join(" ");
+    const command = [process.execPath, cli, "run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "Save a name"].map((a) => `'${a}'`).join(" ");
     // `script` gives the CLI a real terminal, as a person running it has.
     // History and checkpoints go to temp folders, never to the runner's home.
     const state = { KILN_HISTORY_DIR: mkdtempSync(join(tmpdir(), "kiln-tty-history-")), KILN_CHECKPOINT_DIR: mkdtempSync(join(tmpdir(), "kiln-tty-checkpoints-")) };
@@ -189,10 +187,7 @@ describe("kiln run with a custom mode from .kilocodemodes", () => {
   it("in XML, a call to a tool outside the mode is refused by name, not taken for plain text", async () => {
     rmSync(join(workspace, ".kilocodemodes"), { force: true });
     const before = server.requests.length;
-    server.enqueue(
-      step("xml", "", { name: "execute_command", args: { command: "echo hi" } }),
-      step("xml", "", { name: "attempt_completion", args: { result: "Explained instead." } }),
-    );
+    server.enqueue(step("xml", "", { name: "execute_command", args: { command: "echo hi" } }), step("xml", "", { name: "attempt_completion", args: { result: "Explained instead." } }));
     const result = await kiln("openai", ["--mode", "ask", "--approve", "read,command", "Run echo"]);
     expect(result.code).toBe(0);
     expect(sent(server.requests[before + 1]!)).toContain("execute_command (command group) is not available in Ask mode. Modes that may: code, debug");
@@ -244,7 +239,7 @@ describe("kiln run stops", () => {
   });
 
   it("when a question needs a person and there is no terminal, printing the question", async () => {
-    server.enqueue({ text: '<ask_followup_question><question>Which file?</question><follow_up><suggest>src/greet.ts</suggest><suggest>README.md</suggest></follow_up></ask_followup_question>' });
+    server.enqueue({ text: "<ask_followup_question><question>Which file?</question><follow_up><suggest>src/greet.ts</suggest><suggest>README.md</suggest></follow_up></ask_followup_question>" });
     const result = await kiln("anthropic", ["Fix the bug"]);
     expect(result.code).toBe(3);
     expect(result.stdout).toContain("? Which file?\n  - src/greet.ts\n  - README.md");

@@ -32,7 +32,11 @@ function kiln(kind: "anthropic" | "openai", args: string[]): Promise<CliRun> {
 
 function step(protocol: "xml" | "native", args: Record<string, string>, name = "browser_action"): ScriptedTurn {
   if (protocol === "native") return { toolCalls: [{ id: `call_${Math.random().toString(36).slice(2, 9)}`, name, arguments: args }] };
-  return { text: `<${name}>\n${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("\n")}\n</${name}>` };
+  return {
+    text: `<${name}>\n${Object.entries(args)
+      .map(([k, v]) => `<${k}>${v}</${k}>`)
+      .join("\n")}\n</${name}>`,
+  };
 }
 
 const sent = (request: RecordedRequest): string => JSON.stringify(request.body.messages);

@@ -47,7 +47,10 @@ describe.runIf(process.platform !== "win32")("checkpoints through the CLI", () =
     );
     const run = await runCli(setup.cli, ["run", ...PROVIDER(workspace, checkpoints), "--approve", "read,edit,delete", "--json", "Edit the files"], { OPENAI_API_KEY: "sk-cp" });
     expect(run.code, run.stderr).toBe(0);
-    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; commit?: string; message?: string });
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; commit?: string; message?: string });
     const taken = events.filter((e) => e.type === "checkpoint");
     expect(taken.map((e) => e.message)).toEqual(["Before write_to_file a.txt", "Before search_and_replace win.txt", "Before write_to_file src/created.ts", "Before delete_file old.md"]);
     expect(readFileSync(join(workspace, "win.txt"), "utf8")).toBe("alpha\r\nBETA\r\ngamma\r\n");

@@ -72,7 +72,12 @@ describe.runIf(process.platform === "linux")("children die with the CLI", () => 
   function startCli(workspace: string, approve: string, prompt: string): { cli: Promise<CliRun>; child: Promise<ChildProcess> } {
     let started: (child: ChildProcess) => void = () => undefined;
     const child = new Promise<ChildProcess>((resolve) => (started = resolve));
-    const cli = runCli(state.cli, ["run", "--provider", "openai", "--base-url", state.server.openaiBaseUrl, "--workspace", workspace, "--protocol", "xml", "--approve", approve, prompt], { OPENAI_API_KEY: "sk-children" }, { onStart: started });
+    const cli = runCli(
+      state.cli,
+      ["run", "--provider", "openai", "--base-url", state.server.openaiBaseUrl, "--workspace", workspace, "--protocol", "xml", "--approve", approve, prompt],
+      { OPENAI_API_KEY: "sk-children" },
+      { onStart: started },
+    );
     return { cli, child };
   }
 

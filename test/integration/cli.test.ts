@@ -25,7 +25,10 @@ describe("headless CLI", () => {
     server.enqueue({ text: "from stdin" });
     const result = await run(["chat", "--provider", "anthropic", "--base-url", server.anthropicBaseUrl, "--json"], { ANTHROPIC_API_KEY: "sk-cli" }, "question on stdin");
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; item?: { role: string; text?: string } });
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; item?: { role: string; text?: string } });
     expect(events.filter((e) => e.type === "appended").map((e) => e.item)).toMatchObject([
       { role: "user", text: "question on stdin" },
       { role: "assistant", text: expect.stringMatching(/^from/) },

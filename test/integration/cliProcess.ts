@@ -52,5 +52,9 @@ export function cliWithModelServer(): { readonly cli: string; readonly server: F
 
 /** A model turn that calls one tool in Kiln's XML format (kiln run's default protocol). */
 export function xmlTurn(name: string, args: Record<string, string | number>): ScriptedTurn {
-  return { text: `Next.\n<${name}>\n${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("\n")}\n</${name}>` };
+  return {
+    text: `Next.\n<${name}>\n${Object.entries(args)
+      .map(([k, v]) => `<${k}>${v}</${k}>`)
+      .join("\n")}\n</${name}>`,
+  };
 }

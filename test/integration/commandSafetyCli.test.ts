@@ -38,7 +38,13 @@ async function call(tool: string, params: Record<string, string>, approve: strin
   return { result, toModel: JSON.stringify(messages.at(-1) ?? "") };
 }
 
-const attempt = (command: string, allowed: string[]) => call("execute_command", { command }, "read,command", allowed.flatMap((prefix) => ["--allow-command", prefix]));
+const attempt = (command: string, allowed: string[]) =>
+  call(
+    "execute_command",
+    { command },
+    "read,command",
+    allowed.flatMap((prefix) => ["--allow-command", prefix]),
+  );
 
 describe.runIf(process.platform !== "win32")("kiln run: an allowed prefix runs only what it names", () => {
   it.each([

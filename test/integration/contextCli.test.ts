@@ -55,7 +55,25 @@ async function kiln(flags: string[], modelInfo = { contextWindow: 12_000, maxOut
   const before = server.requests.length;
   const result = await runCli(
     cli,
-    ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "--approve", "read", "--protocol", protocol, "--model-info", JSON.stringify(modelInfo), "--no-history", "--no-checkpoints", ...flags, TASK],
+    [
+      "run",
+      "--provider",
+      "openai",
+      "--base-url",
+      server.openaiBaseUrl,
+      "--workspace",
+      workspace,
+      "--approve",
+      "read",
+      "--protocol",
+      protocol,
+      "--model-info",
+      JSON.stringify(modelInfo),
+      "--no-history",
+      "--no-checkpoints",
+      ...flags,
+      TASK,
+    ],
     { OPENAI_API_KEY: "sk-context" },
   );
   return { ...result, requests: server.requests.slice(before) };
@@ -94,7 +112,10 @@ describe.runIf(process.platform !== "win32")("kiln run with a small context wind
       const messages = messagesOf(request);
       messages.forEach((m, i) => {
         if (m.role !== "tool") return;
-        const call = messages.slice(0, i).reverse().find((p) => p.role === "assistant");
+        const call = messages
+          .slice(0, i)
+          .reverse()
+          .find((p) => p.role === "assistant");
         expect(call?.tool_calls?.map((c) => c.id)).toContain(m.tool_call_id);
       });
     }

@@ -25,7 +25,11 @@ const diff = (search: string, replace: string) => `<<<<<<< SEARCH\n${search}\n==
 
 /** A tool call in the XML form, each value on lines of its own (the parser drops the line breaks at its edges). */
 function call(name: string, args: Record<string, string | number>): ScriptedTurn {
-  return { text: `<${name}>\n${Object.entries(args).map(([k, v]) => `<${k}>\n${v}\n</${k}>`).join("\n")}\n</${name}>` };
+  return {
+    text: `<${name}>\n${Object.entries(args)
+      .map(([k, v]) => `<${k}>\n${v}\n</${k}>`)
+      .join("\n")}\n</${name}>`,
+  };
 }
 
 function kiln(prompt: string) {

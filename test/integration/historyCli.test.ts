@@ -30,12 +30,17 @@ describe.runIf(process.platform !== "win32")("task history in the CLI", () => {
     ctx.server.enqueue(xml("write_to_file", { path: "notes.md", content: "first draft" }), xml("execute_command", { command }));
     let stderr = "";
     let child: ChildProcess | undefined;
-    const run = runCli(ctx.cli, ["run", ...provider(), "--workspace", workspace, "--approve", "edit,command", "--history-dir", historyDir, "Draft the notes, then run the slow step"], { OPENAI_API_KEY: "sk-h" }, {
-      onStart: (started) => {
-        child = started;
-        started.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const run = runCli(
+      ctx.cli,
+      ["run", ...provider(), "--workspace", workspace, "--approve", "edit,command", "--history-dir", historyDir, "Draft the notes, then run the slow step"],
+      { OPENAI_API_KEY: "sk-h" },
+      {
+        onStart: (started) => {
+          child = started;
+          started.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+        },
       },
-    });
+    );
     const id = await until("the task id", () => /\[task ([^:\s]+)/.exec(stderr)?.[1]);
     // Killed, as a crash would, once the command runs and history has saved its card as running.
     const uiFile = join(historyDir, id, "ui_messages.json");
@@ -77,7 +82,12 @@ describe.runIf(process.platform !== "win32")("task history in the CLI", () => {
     ctx.server.clearQueue();
     ctx.server.enqueue(xml("ask_followup_question", { question: "Which file?" }));
     let stderr = "";
-    await runCli(ctx.cli, ["run", ...provider(), "--workspace", workspace, "--history-dir", historyDir, "Fix a file"], { OPENAI_API_KEY: "sk-h" }, { onStart: (c) => c.stderr!.on("data", (d: Buffer) => (stderr += d.toString())) });
+    await runCli(
+      ctx.cli,
+      ["run", ...provider(), "--workspace", workspace, "--history-dir", historyDir, "Fix a file"],
+      { OPENAI_API_KEY: "sk-h" },
+      { onStart: (c) => c.stderr!.on("data", (d: Buffer) => (stderr += d.toString())) },
+    );
     const id = /\[task ([^:\s]+)/.exec(stderr)![1]!;
     const noAnswer = await runCli(ctx.cli, ["resume", id, ...provider(), "--history-dir", historyDir], { OPENAI_API_KEY: "sk-h" });
     expect(noAnswer.code).toBe(2);

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function xml(name: string, args: Record<string, string | number>): ScriptedTurn {
-  return { text: `Next.\n<${name}>\n${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("\n")}\n</${name}>` };
+  return {
+    text: `Next.\n<${name}>\n${Object.entries(args)
+      .map(([k, v]) => `<${k}>${v}</${k}>`)
+      .join("\n")}\n</${name}>`,
+  };
 }
 
 describe.runIf(process.platform !== "win32")("kiln run with limit flags", () => {

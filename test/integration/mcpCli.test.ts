@@ -30,7 +30,11 @@ function workspace(): string {
 
 function call(protocol: "xml" | "native", name: string, args: Record<string, string>): ScriptedTurn {
   if (protocol === "native") return { toolCalls: [{ id: `call_${name}_${Math.random().toString(36).slice(2, 7)}`, name, arguments: args }] };
-  return { text: `<${name}>\n${Object.entries(args).map(([k, v]) => `<${k}>${v}</${k}>`).join("\n")}\n</${name}>` };
+  return {
+    text: `<${name}>\n${Object.entries(args)
+      .map(([k, v]) => `<${k}>${v}</${k}>`)
+      .join("\n")}\n</${name}>`,
+  };
 }
 
 const sent = (r: RecordedRequest) => JSON.stringify(r.body.messages);
@@ -44,7 +48,11 @@ describe("kiln run with MCP servers from .kilocode/mcp.json", () => {
       call(protocol, "access_mcp_resource", { server_name: "everything", uri: "demo://resource/dynamic/text/1" }),
       call(protocol, "attempt_completion", { result: "Found the word." }),
     );
-    const result = await runCli(cli, ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", dir, "--protocol", protocol, "--approve", "read,mcp", "--trust-project-mcp", "What is the secret word?"], { OPENAI_API_KEY: "sk-mcp" });
+    const result = await runCli(
+      cli,
+      ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", dir, "--protocol", protocol, "--approve", "read,mcp", "--trust-project-mcp", "What is the secret word?"],
+      { OPENAI_API_KEY: "sk-mcp" },
+    );
     expect(result.stderr).not.toMatch(/MCP: /);
     expect(result.code).toBe(0);
     const [first, second, third] = server.requests.slice(before);
@@ -57,9 +65,14 @@ describe("kiln run with MCP servers from .kilocode/mcp.json", () => {
 
   it("a broken entry is named on stderr and the run goes on with the other server", async () => {
     const dir = workspace();
-    writeFileSync(join(dir, ".kilocode", "mcp.json"), JSON.stringify({ mcpServers: { bad: { timeout: 0 }, everything: { command: process.execPath, args: [join(MODULES, "server-everything", "dist", "index.js"), "stdio"] } } }));
+    writeFileSync(
+      join(dir, ".kilocode", "mcp.json"),
+      JSON.stringify({ mcpServers: { bad: { timeout: 0 }, everything: { command: process.execPath, args: [join(MODULES, "server-everything", "dist", "index.js"), "stdio"] } } }),
+    );
     server.enqueue(call("xml", "use_mcp_tool", { server_name: "everything", tool_name: "echo", arguments: '{"message":"still here"}' }), call("xml", "attempt_completion", { result: "ok" }));
-    const result = await runCli(cli, ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", dir, "--approve", "read,mcp", "--trust-project-mcp", "echo"], { OPENAI_API_KEY: "sk-mcp" });
+    const result = await runCli(cli, ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", dir, "--approve", "read,mcp", "--trust-project-mcp", "echo"], {
+      OPENAI_API_KEY: "sk-mcp",
+    });
     expect(result.stderr).toMatch(/kiln: MCP: \.kilocode\/mcp\.json: server "bad"/);
     expect(result.code).toBe(0);
     expect(sent(server.requests.at(-1)!)).toContain("still here");
@@ -69,7 +82,11 @@ describe("kiln run with MCP servers from .kilocode/mcp.json", () => {
     const dir = workspace();
     const before = server.requests.length;
     server.enqueue({ toolCalls: [{ id: "call_echo", name: "mcp--everything--echo", arguments: { message: "called directly" } }] }, call("native", "attempt_completion", { result: "done" }));
-    const result = await runCli(cli, ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", dir, "--protocol", "native", "--approve", "read,mcp", "--trust-project-mcp", "echo"], { OPENAI_API_KEY: "sk-mcp" });
+    const result = await runCli(
+      cli,
+      ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", dir, "--protocol", "native", "--approve", "read,mcp", "--trust-project-mcp", "echo"],
+      { OPENAI_API_KEY: "sk-mcp" },
+    );
     expect(result.code).toBe(0);
     const [first, second] = server.requests.slice(before);
     const functions = (first!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);

@@ -32,8 +32,7 @@ function config(name: string, over: Partial<McpServerConfig>): McpServerConfig {
   };
 }
 
-const fixtureServer = (name: string, over: Partial<McpServerConfig> = {}) =>
-  config(name, { command: process.execPath, args: [fixture], ...over });
+const fixtureServer = (name: string, over: Partial<McpServerConfig> = {}) => config(name, { command: process.execPath, args: [fixture], ...over });
 
 async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -113,30 +112,31 @@ describe("server-everything over each transport", () => {
   const cases: [string, () => McpServerConfig][] = [
     ["stdio", () => config("everything", { command: process.execPath, args: [everythingMain, "stdio"] })],
     ["sse", () => config("everything", { transport: "sse", url: urls.sse, headers: { "X-Kiln-Test": "1" } })],
-    [
-      "streamable-http",
-      () => config("everything", { transport: "streamable-http", url: urls.http, headers: { "X-Kiln-Test": "1" } }),
-    ],
+    ["streamable-http", () => config("everything", { transport: "streamable-http", url: urls.http, headers: { "X-Kiln-Test": "1" } })],
   ];
 
-  it.each(cases)("lists and calls tools, reads resources and templates, sees prompts (%s)", async (_t, make) => {
-    newHub();
-    await hub.update([make()]);
-    const v = await connected("everything");
-    expect(v.tools.map((t) => t.name)).toContain("echo");
-    expect((await hub.callTool("everything", "echo", { message: "hello kiln" })).text).toContain("hello kiln");
+  it.each(cases)(
+    "lists and calls tools, reads resources and templates, sees prompts (%s)",
+    async (_t, make) => {
+      newHub();
+      await hub.update([make()]);
+      const v = await connected("everything");
+      expect(v.tools.map((t) => t.name)).toContain("echo");
+      expect((await hub.callTool("everything", "echo", { message: "hello kiln" })).text).toContain("hello kiln");
 
-    expect(v.resources.length).toBeGreaterThan(0);
-    const first = await hub.readResource("everything", v.resources[0]!.uri);
-    expect(first.text.length + first.images.length).toBeGreaterThan(0);
-    expect(v.templates.map((t) => t.uriTemplate)).toContain("demo://resource/dynamic/text/{resourceId}");
-    const templated = await hub.readResource("everything", "demo://resource/dynamic/text/7");
-    expect(templated.text).toMatch(/\S/);
-    expect(v.prompts.length).toBeGreaterThan(0);
+      expect(v.resources.length).toBeGreaterThan(0);
+      const first = await hub.readResource("everything", v.resources[0]!.uri);
+      expect(first.text.length + first.images.length).toBeGreaterThan(0);
+      expect(v.templates.map((t) => t.uriTemplate)).toContain("demo://resource/dynamic/text/{resourceId}");
+      const templated = await hub.readResource("everything", "demo://resource/dynamic/text/7");
+      expect(templated.text).toMatch(/\S/);
+      expect(v.prompts.length).toBeGreaterThan(0);
 
-    const image = await hub.callTool("everything", "get-tiny-image", {});
-    expect(image.images[0]?.mediaType).toBe("image/png");
-  }, 40_000);
+      const image = await hub.callTool("everything", "get-tiny-image", {});
+      expect(image.images[0]?.mediaType).toBe("image/png");
+    },
+    40_000,
+  );
 
   it("answers roots/list for server-everything's get-roots-list", async () => {
     newHub();
@@ -149,7 +149,15 @@ describe("server-everything over each transport", () => {
 
 describe("stdio connections (fixture server)", () => {
   it("gives a server the safe base, proxies, locale and its entry's env, never the user's other variables or secrets", async () => {
-    const set = { OPENROUTER_TOKEN: "sk-or-from-user", MY_LLM_SECRET: "from-user-secret", KILN_MCP_TEST_USER: "from-user", HTTPS_PROXY: "http://proxy.example:3128", no_proxy: "localhost", LANG: "de_DE.UTF-8", LC_API_TOKEN: "locale-named-secret" };
+    const set = {
+      OPENROUTER_TOKEN: "sk-or-from-user",
+      MY_LLM_SECRET: "from-user-secret",
+      KILN_MCP_TEST_USER: "from-user",
+      HTTPS_PROXY: "http://proxy.example:3128",
+      no_proxy: "localhost",
+      LANG: "de_DE.UTF-8",
+      LC_API_TOKEN: "locale-named-secret",
+    };
     const before = Object.fromEntries(Object.keys(set).map((name) => [name, process.env[name]]));
     Object.assign(process.env, set);
     try {
@@ -175,9 +183,7 @@ describe("stdio connections (fixture server)", () => {
 
   it("passes env, keeps stderr, answers roots, applies tool flags", async () => {
     newHub();
-    await hub.update([
-      fixtureServer("fx", { env: { KILN_MCP_TEST_CONFIG: "from-config" }, disabledTools: ["hang"], alwaysAllow: ["pid"] }),
-    ]);
+    await hub.update([fixtureServer("fx", { env: { KILN_MCP_TEST_CONFIG: "from-config" }, disabledTools: ["hang"], alwaysAllow: ["pid"] })]);
     const v = await connected("fx");
     expect((await hub.callTool("fx", "env", { name: "KILN_MCP_TEST_CONFIG" })).text).toBe("from-config");
     expect((await hub.callTool("fx", "roots", {})).text).toBe(pathToFileURL(root).href);

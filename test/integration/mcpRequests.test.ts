@@ -6,14 +6,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpHub } from "../../src/core/mcp/McpHub";
 import type { McpProgress } from "../../src/core/mcp/types";
-import {
-  McpRequestRefused,
-  type ElicitationAnswer,
-  type ElicitationRequest,
-  type McpClientRequests,
-  type SamplingAnswer,
-  type SamplingRequest,
-} from "../../src/core/mcp/requests";
+import { McpRequestRefused, type ElicitationAnswer, type ElicitationRequest, type McpClientRequests, type SamplingAnswer, type SamplingRequest } from "../../src/core/mcp/requests";
 import type { McpServerConfig } from "../../src/core/mcp/types";
 import { silentLogger } from "../../src/core/ports";
 import { eventually, everythingMain, serverEntry, startEverythingHttp } from "./mcpEverything";
@@ -53,7 +46,11 @@ async function connect(entry: McpServerConfig, requests: McpClientRequests | nul
   return hub;
 }
 
-const toolNames = (h: McpHub, server: string) => h.servers().find((s) => s.name === server)?.tools.map((t) => t.name) ?? [];
+const toolNames = (h: McpHub, server: string) =>
+  h
+    .servers()
+    .find((s) => s.name === server)
+    ?.tools.map((t) => t.name) ?? [];
 const stdio = (over: Partial<McpServerConfig> = {}) => serverEntry("everything", { command: process.execPath, args: [everythingMain, "stdio"], ...over });
 
 let http: { child: ChildProcess; url: string };
@@ -114,7 +111,14 @@ describe.each(transports)("sampling and elicitation with server-everything (%s)"
     const form = user.forms[0]!;
     expect(form.message).toBe("Please provide inputs for the following fields:");
     expect(form.fields.find((f) => f.name === "name")).toMatchObject({ kind: "text", required: true, title: "String" });
-    expect(form.fields.find((f) => f.name === "titledMultipleSelectEnum")).toMatchObject({ kind: "multiselect", options: [{ value: "fish-1", label: "Tuna" }, { value: "fish-2", label: "Salmon" }, { value: "fish-3", label: "Trout" }] });
+    expect(form.fields.find((f) => f.name === "titledMultipleSelectEnum")).toMatchObject({
+      kind: "multiselect",
+      options: [
+        { value: "fish-1", label: "Tuna" },
+        { value: "fish-2", label: "Salmon" },
+        { value: "fish-3", label: "Trout" },
+      ],
+    });
 
     user.onForm = async () => ({ action: "decline" });
     const declined = await h.callTool("everything", "trigger-elicitation-request", {});

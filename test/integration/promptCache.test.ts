@@ -43,6 +43,9 @@ describe("Anthropic prompt caching", () => {
     const usage = events.find((e) => e.type === "usage")!;
     expect(usage).toMatchObject({ inputTokens: 120, outputTokens: 40, cacheReadTokens: 10_000, cacheWriteTokens: 2_000 });
     // $3/M input, $0.30/M cache reads, $3.75/M cache writes, $15/M output.
-    expect(costOf(usage as Extract<StreamEvent, { type: "usage" }>, resolveModelInfo("anthropic", "claude-sonnet-4-5").info, "anthropic")).toBeCloseTo((120 * 3 + 10_000 * 0.3 + 2_000 * 3.75 + 40 * 15) / 1e6, 10);
+    expect(costOf(usage as Extract<StreamEvent, { type: "usage" }>, resolveModelInfo("anthropic", "claude-sonnet-4-5").info, "anthropic")).toBeCloseTo(
+      (120 * 3 + 10_000 * 0.3 + 2_000 * 3.75 + 40 * 15) / 1e6,
+      10,
+    );
   });
 });

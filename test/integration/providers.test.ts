@@ -40,7 +40,12 @@ describe.each(["anthropic", "openai"] as const)("%s provider over real HTTP stre
     const texts = events.filter((e) => e.type === "text").map((e) => (e as { text: string }).text);
     expect(texts.length).toBeGreaterThan(3);
     expect(texts.join("")).toBe("The answer is forty two.");
-    expect(events.filter((e) => e.type === "reasoning").map((e) => (e as { text: string }).text).join("")).toBe("think hard");
+    expect(
+      events
+        .filter((e) => e.type === "reasoning")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("think hard");
     expect(events.find((e) => e.type === "usage")).toMatchObject({ inputTokens: 12, outputTokens: 7 });
     const request = server.requests.at(-1)!;
     expect(request.protocol).toBe(kind);

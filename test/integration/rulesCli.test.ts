@@ -33,7 +33,10 @@ const systemOf = (request: RecordedRequest) => (request.body.system as { text: s
 async function run(args: string[]) {
   const before = server.requests.length;
   server.enqueue(DONE);
-  const result = await runCli(cli, ["run", "--provider", "anthropic", "--base-url", server.anthropicBaseUrl, "--workspace", workspace, ...args, "Do it"], { ANTHROPIC_API_KEY: "sk-rules", HOME: home });
+  const result = await runCli(cli, ["run", "--provider", "anthropic", "--base-url", server.anthropicBaseUrl, "--workspace", workspace, ...args, "Do it"], {
+    ANTHROPIC_API_KEY: "sk-rules",
+    HOME: home,
+  });
   const requests = server.requests.slice(before);
   expect(requests).toHaveLength(1);
   return { ...result, system: systemOf(requests[0]!) };

@@ -117,7 +117,9 @@ describe.runIf(process.platform === "linux")("the command sandbox (bubblewrap)",
   });
 
   it("with the network allowed, reaches it", async () => {
-    const status = await sandboxed(`"${process.execPath}" -e "require('net').connect(${port}, '127.0.0.1').on('data', d => { process.stdout.write('got ' + d); process.exit(0); })"`, { network: true });
+    const status = await sandboxed(`"${process.execPath}" -e "require('net').connect(${port}, '127.0.0.1').on('data', d => { process.stdout.write('got ' + d); process.exit(0); })"`, {
+      network: true,
+    });
     expect(status.output).toContain("got hello from the host");
     expect(status.sandbox).toContain("the network is on");
   });
@@ -139,10 +141,10 @@ describe.runIf(process.platform === "linux")("the command sandbox (bubblewrap)",
       [
         "echo 'touch pwned' > .git/hooks/post-checkout; echo \"hook $?\"",
         "git config core.fsmonitor 'touch pwned'; echo \"config $?\"",
-        "mv .git .git-moved; echo \"move $?\"",
+        'mv .git .git-moved; echo "move $?"',
         "mkdir -p .vscode && echo '{}' > .vscode/settings.json; echo \"vscode $?\"",
         "echo '{}' > .kilocode/mcp.json; echo \"kilocode $?\"",
-        "git add tracked.txt; echo \"add $?\"",
+        'git add tracked.txt; echo "add $?"',
       ].join("; "),
     );
     for (const step of ["hook", "config", "move", "vscode", "kilocode"]) expect(status.output).toMatch(new RegExp(`${step} [1-9]`));
@@ -194,7 +196,10 @@ describe("where the sandbox cannot run", () => {
 
   it("the state is unavailable, and off stays off whatever the machine", () => {
     const env = { [BWRAP_ENV]: "/nonexistent/kiln-test/bwrap" };
-    expect(commandSandbox({ enabled: true, network: false, workspace: "/ws" }, { platform: "linux", env })).toEqual({ kind: "unavailable", reason: "bubblewrap was not found at /nonexistent/kiln-test/bwrap" });
+    expect(commandSandbox({ enabled: true, network: false, workspace: "/ws" }, { platform: "linux", env })).toEqual({
+      kind: "unavailable",
+      reason: "bubblewrap was not found at /nonexistent/kiln-test/bwrap",
+    });
     expect(commandSandbox({ enabled: false, network: false, workspace: "/ws" }, { platform: "linux", env })).toEqual({ kind: "off" });
   });
 });

@@ -214,10 +214,30 @@ describe.runIf(process.platform !== "win32")("a long task", () => {
     const history = mkdtempSync(join(tmpdir(), "kiln-stream-limits-history-"));
     const calls = Array.from({ length: 2000 }, (_, i) => `<read_file><path>f${i % 7}.txt</path></read_file>\n`).join("");
     server.enqueue({ text: calls }, completeXml);
-    const result = await runMeasured(cli, ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace(), "--approve", "read", "--no-checkpoints", "--max-tool-calls", "5000", "--history-dir", history, "Read them all"], {
-      fileLimit: 256,
-      env: { OPENAI_API_KEY: "sk-stream-limits" },
-    });
+    const result = await runMeasured(
+      cli,
+      [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        server.openaiBaseUrl,
+        "--workspace",
+        workspace(),
+        "--approve",
+        "read",
+        "--no-checkpoints",
+        "--max-tool-calls",
+        "5000",
+        "--history-dir",
+        history,
+        "Read them all",
+      ],
+      {
+        fileLimit: 256,
+        env: { OPENAI_API_KEY: "sk-stream-limits" },
+      },
+    );
     expect(result.code, result.stderr.slice(-2000)).toBe(0);
     expect(result.stderr).not.toContain("EMFILE");
     expect(result.stderr.match(/\[read_file f\d\.txt: done\]/g)?.length).toBe(2000);

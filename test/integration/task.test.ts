@@ -16,8 +16,7 @@ afterAll(() => server.close());
 function makeTask(kind: ProviderKind = "openai", apiKey: string | null = "k", retry: RetryPolicy = { ...DEFAULT_RETRY, maxRetries: 0 }) {
   const events: TaskEvent[] = [];
   const task = new Task({
-    getProvider: async () =>
-      createProvider({ kind, baseUrl: kind === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl, model: "fake", apiKey: apiKey ?? undefined }),
+    getProvider: async () => createProvider({ kind, baseUrl: kind === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl, model: "fake", apiKey: apiKey ?? undefined }),
     logger: silentLogger,
     retry,
   });
@@ -34,8 +33,17 @@ function replay(events: TaskEvent[]): ChatItem[] {
       const item = items.find((i) => i.id === e.id);
       if (item?.role === "assistant") item[e.field] = (item[e.field] ?? "") + e.delta;
     }
-    if (e.type === "itemChanged") items.splice(items.findIndex((i) => i.id === e.item.id), 1, { ...e.item });
-    if (e.type === "itemRemoved") items.splice(items.findIndex((i) => i.id === e.id), 1);
+    if (e.type === "itemChanged")
+      items.splice(
+        items.findIndex((i) => i.id === e.item.id),
+        1,
+        { ...e.item },
+      );
+    if (e.type === "itemRemoved")
+      items.splice(
+        items.findIndex((i) => i.id === e.id),
+        1,
+      );
   }
   return items;
 }

@@ -158,7 +158,10 @@ describe("new_task", () => {
 
   it("cancel stops the subtask and the parent", async () => {
     const { task, cwd } = makeTask({ mode: "orchestrator" });
-    server.enqueue(xml("new_task", { mode: "code", message: "slow work" }), { text: `thinking ${"more ".repeat(300)}<write_to_file><path>late.txt</path><content>x</content></write_to_file>`, chunkDelayMs: 5 });
+    server.enqueue(xml("new_task", { mode: "code", message: "slow work" }), {
+      text: `thinking ${"more ".repeat(300)}<write_to_file><path>late.txt</path><content>x</content></write_to_file>`,
+      chunkDelayMs: 5,
+    });
     const running = task.send("go");
     setTimeout(() => task.cancel(), 300);
     await running;

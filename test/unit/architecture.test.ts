@@ -17,9 +17,9 @@ describe("layering: the CLI bundle has no vscode in it", () => {
     const dir = mkdtempSync(join(tmpdir(), "kiln-arch-"));
     writeFileSync(join(dir, "core.ts"), 'import * as vscode from "vscode";\nexport const x = vscode.version;\n');
     writeFileSync(join(dir, "main.ts"), 'import { x } from "./core";\nconsole.log(x);\n');
-    await expect(
-      esbuild.build({ ...cliOptions, absWorkingDir: dir, entryPoints: [join(dir, "main.ts")], outfile: join(dir, "out.js"), write: false, logLevel: "silent" }),
-    ).rejects.toThrow(/Could not resolve "vscode"/);
+    await expect(esbuild.build({ ...cliOptions, absWorkingDir: dir, entryPoints: [join(dir, "main.ts")], outfile: join(dir, "out.js"), write: false, logLevel: "silent" })).rejects.toThrow(
+      /Could not resolve "vscode"/,
+    );
   });
 });
 

@@ -30,7 +30,12 @@ describe("model lookup", () => {
   });
 
   it("gives unknown models the conservative default", () => {
-    for (const [kind, model] of [["openai-compatible", "llama3.1:8b"], ["openai-compatible", "gpt-4o"], ["openai", "ft:some-model"], ["anthropic", "claude-next"]] as const) {
+    for (const [kind, model] of [
+      ["openai-compatible", "llama3.1:8b"],
+      ["openai-compatible", "gpt-4o"],
+      ["openai", "ft:some-model"],
+      ["anthropic", "claude-next"],
+    ] as const) {
       const r = resolveModelInfo(kind, model);
       expect(r).toEqual({ info: { ...DEFAULT_MODEL_INFO }, known: false, errors: [] });
       expect(r.info.supportsNativeTools).toBe(true);

@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deleteProfile, pinMode, saveProfile, type RawSettings } from "../../src/hosts/vscode/settings/profileEdits";
-import {
-  buildState,
-  chooseProfile,
-  idFromName,
-  legacyProfile,
-  parseModeProfiles,
-  parseProfiles,
-  secretNameOf,
-  validateProfile,
-  type LegacySettings,
-} from "../../src/hosts/vscode/settings/profiles";
+import { buildState, chooseProfile, idFromName, legacyProfile, parseModeProfiles, parseProfiles, secretNameOf, validateProfile, type LegacySettings } from "../../src/hosts/vscode/settings/profiles";
 
 const LEGACY: LegacySettings = { kind: "openai-compatible", baseUrl: "http://localhost:1/v1", model: "fake-model", protocol: "xml", modelInfo: {} };
 const local = { id: "local-1", name: "Local", kind: "openai-compatible", baseUrl: "http://localhost:11434/v1", model: "qwen3", protocol: "native" };
@@ -54,8 +44,16 @@ describe("profile validation", () => {
   it("keeps a profile's own auto-condense threshold, written back to settings as given", () => {
     const result = validateProfile({ name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", autoCondensePercent: 60 });
     expect(result.ok && result.profile.autoCondensePercent).toBe(60);
-    const saved = saveProfile({ profiles: [], active: "", pins: {} }, state([]), undefined, { name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", autoCondensePercent: 60 }, () => "small-1");
-    expect(saved.ok && saved.edit.profiles).toEqual([{ id: "small-1", name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", protocol: "xml", autoCondensePercent: 60 }]);
+    const saved = saveProfile(
+      { profiles: [], active: "", pins: {} },
+      state([]),
+      undefined,
+      { name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", autoCondensePercent: 60 },
+      () => "small-1",
+    );
+    expect(saved.ok && saved.edit.profiles).toEqual([
+      { id: "small-1", name: "Small local", kind: "openai-compatible", baseUrl: "http://h/v1", model: "qwen3", protocol: "xml", autoCondensePercent: 60 },
+    ]);
   });
 
   it("reports a bad profile with its name and field, and keeps the others", () => {
@@ -70,10 +68,7 @@ describe("profile validation", () => {
   it("keeps the first of two profiles with the same name or id", () => {
     const parsed = parseProfiles([local, { ...big, name: "local" }, { ...big, id: "local-1", name: "Other" }]);
     expect(parsed.profiles.map((p) => p.name)).toEqual(["Local"]);
-    expect(parsed.errors).toEqual([
-      'kiln.profiles: profile "local": its name is used twice; the first one is kept',
-      'kiln.profiles: profile "Other": its id is used twice; the first one is kept',
-    ]);
+    expect(parsed.errors).toEqual(['kiln.profiles: profile "local": its name is used twice; the first one is kept', 'kiln.profiles: profile "Other": its id is used twice; the first one is kept']);
   });
 
   it("says when kiln.profiles or kiln.modeProfiles has the wrong shape", () => {
@@ -136,9 +131,7 @@ describe("which profile a request uses", () => {
   it("passes over a pin or an active profile that no longer exists, with a warning", () => {
     const choice = chooseProfile(state([local], "Gone", { code: "Deleted" }), "code");
     expect(choice.profile?.name).toBe("default");
-    expect(choice.warning).toBe(
-      'the profile pinned to mode code (kiln.modeProfiles) "Deleted" does not exist; the active profile (kiln.activeProfile) "Gone" does not exist',
-    );
+    expect(choice.warning).toBe('the profile pinned to mode code (kiln.modeProfiles) "Deleted" does not exist; the active profile (kiln.activeProfile) "Gone" does not exist');
   });
 });
 

@@ -63,9 +63,7 @@ function task(box: Toolbox, choices: SessionChoices) {
 
 function setup(pins: Record<string, string> = { architect: "Big" }) {
   const legacy = legacyProfile({ kind: "openai-compatible", baseUrl: "http://localhost:1/v1", model: "fake-model", protocol: "xml", modelInfo: undefined });
-  const store = new FakeStore(
-    buildState(legacy, [{ name: "Big", kind: "anthropic", model: "claude-opus-5", protocol: "native", modelInfo: { contextWindow: 500000 } }], "", pins),
-  );
+  const store = new FakeStore(buildState(legacy, [{ name: "Big", kind: "anthropic", model: "claude-opus-5", protocol: "native", modelInfo: { contextWindow: 500000 } }], "", pins));
   const choices = new SessionChoices(store as unknown as ProfileStore, logger);
   return { store, choices };
 }

@@ -3,13 +3,7 @@ import { MAX_USER_TEXT, parseWebviewMessage } from "../../src/shared/protocol/me
 
 describe("webview -> host messages are validated", () => {
   it("accepts each well-formed message", () => {
-    for (const message of [
-      { type: "view/ready" },
-      { type: "chat/send", text: "explain this file" },
-      { type: "chat/retry" },
-      { type: "chat/cancel" },
-      { type: "chat/newTask" },
-    ]) {
+    for (const message of [{ type: "view/ready" }, { type: "chat/send", text: "explain this file" }, { type: "chat/retry" }, { type: "chat/cancel" }, { type: "chat/newTask" }]) {
       expect(parseWebviewMessage(message)).toEqual({ ok: true, message });
     }
   });

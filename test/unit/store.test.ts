@@ -45,7 +45,10 @@ describe("webview chat store", () => {
   });
 
   it("shows a retry with the time it goes out, until the model answers; keeps the task's tokens and todos", () => {
-    const store = new ChatStore(() => undefined, () => 1000);
+    const store = new ChatStore(
+      () => undefined,
+      () => 1000,
+    );
     store.apply({ type: "chat/retrying", attempt: 1, of: 3, delayMs: 4000, reason: "Rate limited." });
     expect(store.getState().retrying).toEqual({ attempt: 1, of: 3, reason: "Rate limited.", at: 5000 });
     const task = { mode: "code", tokensIn: 120, tokensOut: 30, cacheRead: 0, cacheWrite: 0, cost: 0.0012, todos: [{ text: "write it", status: "pending" as const }] };

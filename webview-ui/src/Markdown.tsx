@@ -36,11 +36,7 @@ function Link({ href, children, title }: ComponentProps<"a"> & ExtraProps) {
 /** Images would load from wherever the model points (the CSP blocks them anyway): shown as a link. */
 function Image({ src, alt }: ComponentProps<"img"> & ExtraProps) {
   const url = typeof src === "string" ? src : undefined;
-  return (
-    <Link href={url}>
-      {`[image: ${alt || url || "?"}]`}
-    </Link>
-  );
+  return <Link href={url}>{`[image: ${alt || url || "?"}]`}</Link>;
 }
 
 const components: Components = { a: Link, img: Image, pre: CodeBlock };

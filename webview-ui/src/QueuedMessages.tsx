@@ -15,7 +15,13 @@ export function QueuedMessages({ queued, paused, busy }: { queued: readonly stri
               Send
             </button>
           )}
-          <button className="icon-button" data-testid="queued-remove" aria-label={`Remove queued message ${index + 1}`} title="Remove" onClick={() => send({ type: "chat/unqueue", index, send: false })}>
+          <button
+            className="icon-button"
+            data-testid="queued-remove"
+            aria-label={`Remove queued message ${index + 1}`}
+            title="Remove"
+            onClick={() => send({ type: "chat/unqueue", index, send: false })}
+          >
             ×
           </button>
         </div>

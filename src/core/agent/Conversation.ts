@@ -120,7 +120,7 @@ export class Conversation {
    */
   condensable(keep = 1): { messages: LlmMessage[]; from: number } | undefined {
     let from = this.history.length;
-    for (let replies = 0; replies < keep && from > 0; ) if (this.history[--from]!.role === "assistant") replies++;
+    for (let replies = 0; replies < keep && from > 0;) if (this.history[--from]!.role === "assistant") replies++;
     const start = this.viewStart();
     if (from <= start || this.history[from]?.role !== "assistant") return undefined;
     return { messages: this.apiView().slice(0, 1 + from - start), from };
@@ -152,7 +152,12 @@ export class Conversation {
 
   /** Everything needed to go on with this conversation later (task history). */
   save(): ConversationState {
-    return structuredClone({ messages: this.history, ...(this.pending && { pending: this.pending }), ...(this.condensed && { condensed: this.condensed }), ...(this.hidden > 0 && { hidden: this.hidden }) });
+    return structuredClone({
+      messages: this.history,
+      ...(this.pending && { pending: this.pending }),
+      ...(this.condensed && { condensed: this.condensed }),
+      ...(this.hidden > 0 && { hidden: this.hidden }),
+    });
   }
 
   /** A conversation as saved; the caller has validated it (history/types.ts). */
@@ -175,8 +180,7 @@ export interface ConversationState {
   hidden?: number;
 }
 
-const REWOUND =
-  "[The user restored the files to the checkpoint taken before this reply's edits and rewound the task to this point: nothing this reply did is in effect any more.]";
+const REWOUND = "[The user restored the files to the checkpoint taken before this reply's edits and rewound the task to this point: nothing this reply did is in effect any more.]";
 
 function asBlocks(content: string | LlmContent[]): LlmContent[] {
   return typeof content === "string" ? [{ type: "text", text: content }] : content;

@@ -49,7 +49,6 @@ export type { TaskEvent, TaskStatus } from "./ChatLog";
 
 const MAX_NO_TOOL_REPLIES = 3;
 
-
 /**
  * One conversation with the model, and the loop: request, stream through the parser, run the
  * tools, send their results, until the model completes, asks, fails, or a limit stops it.

@@ -23,9 +23,7 @@ function renderBlock(block: LlmContent): string {
 
 /** The conversation as plain text: summarisers need no tool protocol, and long results are clipped. */
 export function transcript(messages: readonly LlmMessage[]): string {
-  return messages
-    .map((m) => `${m.role === "user" ? "USER" : "ASSISTANT"}:\n${typeof m.content === "string" ? clip(m.content) : m.content.map(renderBlock).join("\n")}`)
-    .join("\n\n");
+  return messages.map((m) => `${m.role === "user" ? "USER" : "ASSISTANT"}:\n${typeof m.content === "string" ? clip(m.content) : m.content.map(renderBlock).join("\n")}`).join("\n\n");
 }
 
 export const CONDENSE_INSTRUCTIONS =

@@ -13,10 +13,7 @@ export function repairToolPairing(messages: readonly LlmMessage[]): { messages: 
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     const previous = out.at(-1);
-    const expected =
-      previous?.role === "assistant" && typeof previous.content !== "string"
-        ? previous.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : []))
-        : [];
+    const expected = previous?.role === "assistant" && typeof previous.content !== "string" ? previous.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])) : [];
     if (message.role !== "user") {
       if (expected.length > 0) {
         problems.push(`tool calls ${expected.join(", ")} had no results; marked interrupted`);

@@ -90,9 +90,7 @@ function denied(toolName: string, feedback: string | undefined): ToolCallResult 
   return {
     status: "denied",
     feedback: said,
-    forModel: said
-      ? `The user denied ${toolName} and said:\n<feedback>\n${said}\n</feedback>`
-      : `The user denied ${toolName}. Do not repeat it; ask or try another way.`,
+    forModel: said ? `The user denied ${toolName} and said:\n<feedback>\n${said}\n</feedback>` : `The user denied ${toolName}. Do not repeat it; ask or try another way.`,
   };
 }
 
@@ -253,7 +251,13 @@ async function movedSinceCheck(paths: readonly ResolvedPath[], deps: PipelineDep
   for (const checked of paths) {
     const now = await resolveRealPath(deps.context.cwd, checked.absolute);
     if (now.outsideWorkspace === checked.outsideWorkspace && now.real?.absolute === checked.real?.absolute) continue;
-    const where = now.outsideWorkspace ? `${now.real?.absolute ?? now.absolute}, outside the workspace` : isHidden(now, rules) ? `${now.real?.display ?? now.display}, hidden from Kiln by .kilocodeignore` : isProtected(now) ? `${now.real?.display ?? now.display}, a protected file` : now.real?.display ?? now.display;
+    const where = now.outsideWorkspace
+      ? `${now.real?.absolute ?? now.absolute}, outside the workspace`
+      : isHidden(now, rules)
+        ? `${now.real?.display ?? now.display}, hidden from Kiln by .kilocodeignore`
+        : isProtected(now)
+          ? `${now.real?.display ?? now.display}, a protected file`
+          : (now.real?.display ?? now.display);
     return `${checked.display} changed after Kiln checked it: it now leads to ${where} (a link was made or changed). Nothing was read or changed; check the path with list_files and ask the user if it should be used.`;
   }
   return undefined;
@@ -283,7 +287,10 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   const rules = ignoreRulesOf(deps.context);
   const hidden = paths.filter((p) => isHidden(p, rules));
   if (hidden.length > 0) {
-    return fail("ignored", `${hidden.map((p) => p.display).join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden from Kiln by .kilocodeignore; leave ${hidden.length === 1 ? "it" : "them"} alone or ask the user.`);
+    return fail(
+      "ignored",
+      `${hidden.map((p) => p.display).join(", ")} ${hidden.length === 1 ? "is" : "are"} hidden from Kiln by .kilocodeignore; leave ${hidden.length === 1 ? "it" : "them"} alone or ask the user.`,
+    );
   }
   if (approval?.reviewed) {
     const early = await askBeforeReading(block, tool, approval, paths, deps);
@@ -315,7 +322,11 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
       moved = await movedSinceCheck(paths, deps);
       if (moved) return { approved: false } as const;
       // After the yes and before the write: a rejected edit takes no checkpoint.
-      if (tool.group === "edit") await deps.beforeEdit?.(tool.name, paths.map((p) => p.display));
+      if (tool.group === "edit")
+        await deps.beforeEdit?.(
+          tool.name,
+          paths.map((p) => p.display),
+        );
       return decision;
     });
     return asked;

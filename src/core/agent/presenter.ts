@@ -13,7 +13,11 @@ let builtIn: Map<string, AnyTool> | undefined;
  * name and its arguments as labelled values.
  */
 export function presentTool(name: string, params: Readonly<Record<string, string>>, status: ToolStatus): ToolView {
-  builtIn ??= new Map(createDefaultRegistry().list().map((tool) => [tool.name, tool]));
+  builtIn ??= new Map(
+    createDefaultRegistry()
+      .list()
+      .map((tool) => [tool.name, tool]),
+  );
   const tool = builtIn.get(name);
   if (tool?.present) {
     try {
@@ -93,11 +97,7 @@ export class BlockPresenter {
         shown = { id: this.sink.newId(), size: block.content.length, nextUpdateAt: 0 };
         this.shown.set(block, shown);
         const partial = !final && block.partial;
-        this.sink.append(
-          field === "text"
-            ? { id: shown.id, role: "assistant", text: block.content, partial }
-            : { id: shown.id, role: "assistant", text: "", reasoning: block.content, partial },
-        );
+        this.sink.append(field === "text" ? { id: shown.id, role: "assistant", text: block.content, partial } : { id: shown.id, role: "assistant", text: "", reasoning: block.content, partial });
       } else if (block.content.length > shown.size) {
         // Growth nobody reported through grew(): a slice, which copies the content once.
         this.sink.textDelta(shown.id, block.content.slice(shown.size), field);

@@ -63,7 +63,13 @@ export function recordOf(parts: TaskParts): SavedTask {
     api: saved.messages,
     // A card's view is made again when the task is loaded: saved, it would only double its size.
     ui: parts.items.map((item) => (item.role === "tool" && item.view ? withoutView(item) : item)),
-    resume: { ...(saved.pending && { pending: saved.pending }), ...(saved.condensed && { condensed: saved.condensed }), ...(saved.hidden && { hidden: saved.hidden }), todos: rest.todos, requests: rest.requests },
+    resume: {
+      ...(saved.pending && { pending: saved.pending }),
+      ...(saved.condensed && { condensed: saved.condensed }),
+      ...(saved.hidden && { hidden: saved.hidden }),
+      todos: rest.todos,
+      requests: rest.requests,
+    },
   };
 }
 

@@ -56,7 +56,10 @@ export class UsageMeter {
 }
 
 /** What the chat header shows of a task: its usage with its mode, status, changed files and todos. */
-export function taskInfo(usage: UsageMeter, task: { mode: string; status: string; changedFiles: number; todos: readonly { text: string; status: "pending" | "in_progress" | "completed" }[] }): TaskInfo {
+export function taskInfo(
+  usage: UsageMeter,
+  task: { mode: string; status: string; changedFiles: number; todos: readonly { text: string; status: "pending" | "in_progress" | "completed" }[] },
+): TaskInfo {
   const total = usage.total();
   const cost = usage.totalCost();
   const context = usage.context();

@@ -30,7 +30,12 @@ export function chromeCandidates(platform: NodeJS.Platform, env: Record<string, 
   const fromEnv = [env.PUPPETEER_EXECUTABLE_PATH, env.CHROME_PATH].filter((p): p is string => Boolean(p?.trim()));
   switch (platform) {
     case "darwin": {
-      const apps = ["Google Chrome.app/Contents/MacOS/Google Chrome", "Chromium.app/Contents/MacOS/Chromium", "Microsoft Edge.app/Contents/MacOS/Microsoft Edge", "Google Chrome Canary.app/Contents/MacOS/Google Chrome Canary"];
+      const apps = [
+        "Google Chrome.app/Contents/MacOS/Google Chrome",
+        "Chromium.app/Contents/MacOS/Chromium",
+        "Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+        "Google Chrome Canary.app/Contents/MacOS/Google Chrome Canary",
+      ];
       const roots = ["/Applications", ...(env.HOME ? [join(env.HOME, "Applications")] : [])];
       return [...fromEnv, ...roots.flatMap((root) => apps.map((app) => `${root}/${app}`))];
     }
@@ -57,7 +62,9 @@ export function findChrome(configured: string | undefined, where: FindChromeEnv 
   const wanted = configured?.trim();
   if (wanted) {
     if (where.isExecutable(wanted)) return wanted;
-    throw new BrowserError(`the browser at ${wanted} (setting kiln.browser.executablePath) does not exist or cannot be run. Point kiln.browser.executablePath at a Chrome, Chromium or Edge executable, or clear it to find one automatically.`);
+    throw new BrowserError(
+      `the browser at ${wanted} (setting kiln.browser.executablePath) does not exist or cannot be run. Point kiln.browser.executablePath at a Chrome, Chromium or Edge executable, or clear it to find one automatically.`,
+    );
   }
   const candidates = chromeCandidates(where.platform, where.env);
   const found = candidates.find((path) => where.isExecutable(path));

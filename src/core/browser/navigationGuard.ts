@@ -31,7 +31,10 @@ async function systemResolve(host: string): Promise<string[]> {
 /** A host written as a local name or address, known without a DNS lookup. */
 export function isLocalHostName(hostname: string): boolean {
   // `localhost.` (the root's dot) is localhost too.
-  const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   return isIP(host) !== 0 && isPrivateAddress(host);
 }

@@ -148,7 +148,10 @@ export class PuppeteerBrowserSession implements BrowserSession {
     const { launch } = await import("puppeteer-core");
     // Every request leaves through Kiln's proxy, loopback included (`<-loopback>` drops Chromium's
     // own bypass): WebSockets and workers are judged there, where request interception cannot see.
-    this.proxy ??= await startGuardProxy(() => this.guard, (line) => this.log(line));
+    this.proxy ??= await startGuardProxy(
+      () => this.guard,
+      (line) => this.log(line),
+    );
     const args = ["--no-first-run", "--no-default-browser-check", "--disable-extensions", `--proxy-server=${this.proxy.url}`, "--proxy-bypass-list=<-loopback>"];
     // Chrome refuses to start its sandbox as root (containers, CI); elsewhere the sandbox stays on.
     if (process.getuid?.() === 0) args.push("--no-sandbox");

@@ -201,7 +201,14 @@ export class ShadowCheckpoints {
     // Only files new or changed since the index was last written can have grown past the cap.
     const out = await this.run(["ls-files", "-z", "--others", "--modified", "--exclude-standard"], deadline);
     const paths = [...new Set(out.split("\0").filter(Boolean))];
-    const sizes = await Promise.all(paths.map((path) => fs.stat(join(this.options.workspace, path)).then((s) => s.size, () => 0)));
+    const sizes = await Promise.all(
+      paths.map((path) =>
+        fs.stat(join(this.options.workspace, path)).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
     return paths.filter((_, i) => sizes[i]! > this.maxFileBytes);
   }
 

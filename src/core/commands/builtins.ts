@@ -20,8 +20,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
     name: "newrule",
     description: "Have Kiln write a project rule (new_rule)",
     argumentHint: "<what the rule should say>",
-    prompt: (args) =>
-      `Write a rule for this project with the new_rule tool${args ? `: ${args}` : ", based on what we did and decided in this conversation"}. Keep it short and say why it matters.`,
+    prompt: (args) => `Write a rule for this project with the new_rule tool${args ? `: ${args}` : ", based on what we did and decided in this conversation"}. Keep it short and say why it matters.`,
   },
   {
     name: "init",

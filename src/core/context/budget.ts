@@ -47,7 +47,11 @@ export function checkBudget(budget: TaskBudget, spent: SpendSoFar, next: NextReq
   }
   if (budget.maxCost !== undefined) {
     if (spent.cost === undefined || next.maxCost === undefined) {
-      return { ok: false, limit: "maxCost", reason: `The task has a cost budget of ${formatUsd(budget.maxCost)}, but this model's prices are unknown, so the cost cannot be kept under it. Set the model's prices or remove the budget.` };
+      return {
+        ok: false,
+        limit: "maxCost",
+        reason: `The task has a cost budget of ${formatUsd(budget.maxCost)}, but this model's prices are unknown, so the cost cannot be kept under it. Set the model's prices or remove the budget.`,
+      };
     }
     if (spent.cost + next.maxCost > budget.maxCost) {
       return {

@@ -27,4 +27,3 @@ export const DEFAULT_CONTEXT_SETTINGS: Readonly<ContextSettings> = Object.freeze
 /** The settings each host reads, with the bounds both refuse values outside of. */
 export const CONDENSE_PERCENT = { min: 0, max: 100 } as const;
 export const SHORTEN_AFTER = { min: 0, max: 1000 } as const;
-

@@ -64,7 +64,7 @@ export async function countTokensLarge(text: string): Promise<number> {
 function* sliceCounts(text: string): Generator<number> {
   const count = countO200k;
   if (!count) throw new Error("countTokens before loadTokenizer()");
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = sliceEnd(text, start);
     yield count(text.slice(start, end), SPECIAL_AS_TEXT);
     start = end;

@@ -25,15 +25,7 @@ export function unifiedDiff(oldName: string, newName: string, oldText: string, n
 }
 
 /** `structuredPatch` with the same bound (see unifiedDiff). */
-export function boundedStructuredPatch(
-  oldName: string,
-  newName: string,
-  oldText: string,
-  newText: string,
-  oldHeader?: string,
-  newHeader?: string,
-  context = DEFAULT_CONTEXT,
-): StructuredPatch {
+export function boundedStructuredPatch(oldName: string, newName: string, oldText: string, newText: string, oldHeader?: string, newHeader?: string, context = DEFAULT_CONTEXT): StructuredPatch {
   const lines = lineBreaks(oldText) + lineBreaks(newText) + 2;
   const maxEditLength = Math.min(MAX_EDITS, Math.max(MIN_EDITS, Math.floor(LINE_EDIT_BUDGET / lines)));
   const exact = structuredPatch(oldName, newName, oldText, newText, oldHeader, newHeader, { context, maxEditLength });

@@ -31,8 +31,7 @@ export interface WriteGuard {
 
 export type GuardedWrite =
   /** content: what was written (the remade edit when the file had changed); remadeFrom: the text it was remade on. */
-  | { written: true; content: string | null; remadeFrom?: string }
-  | { written: false; reason: string };
+  { written: true; content: string | null; remadeFrom?: string } | { written: false; reason: string };
 
 async function readIfAny(fs: FileSystem, path: string): Promise<Uint8Array | undefined> {
   const stat = await fs.stat(path);
@@ -62,10 +61,13 @@ export function writeGuarded(
       return { written: true, content };
     }
     const changed = `${edit.display} changed after your edit was made from it (the user or another task ${current === undefined ? "deleted it" : guard.expected === null ? "created it" : "edited it"} meanwhile)`;
-    if (current === undefined || content === null || !guard.remake) return { written: false, reason: `${changed}; nothing was written, so their change is kept. Read the file again and redo the edit on what it holds now.` };
-    if (edit.userEdited) return { written: false, reason: `${changed}, and the proposal was changed by hand in the review; nothing was written, so neither change is lost. Read the file again and redo the edit.` };
+    if (current === undefined || content === null || !guard.remake)
+      return { written: false, reason: `${changed}; nothing was written, so their change is kept. Read the file again and redo the edit on what it holds now.` };
+    if (edit.userEdited)
+      return { written: false, reason: `${changed}, and the proposal was changed by hand in the review; nothing was written, so neither change is lost. Read the file again and redo the edit.` };
     const remade = guard.remake(current);
-    if (!remade.ok) return { written: false, reason: `${changed}, and the edit no longer applies to it: ${remade.reason.replace(/\.+\s*$/, "")}. Nothing was written; read the file again and redo the edit.` };
+    if (!remade.ok)
+      return { written: false, reason: `${changed}, and the edit no longer applies to it: ${remade.reason.replace(/\.+\s*$/, "")}. Nothing was written; read the file again and redo the edit.` };
     await write(remade.content);
     return { written: true, content: remade.content, remadeFrom: remade.original };
   });

@@ -64,11 +64,7 @@ function fromStatus(err: ApiErrorLike, providerName: string): ProviderError {
   const status = err.status ?? 0;
   const detail = providerDetail(err);
   if (status === 401 || status === 403) {
-    return new ProviderError(
-      "auth",
-      `${providerName} rejected the API key (HTTP ${status}: ${detail}). Set a valid key with "Kiln: Set API Key".`,
-      status,
-    );
+    return new ProviderError("auth", `${providerName} rejected the API key (HTTP ${status}: ${detail}). Set a valid key with "Kiln: Set API Key".`, status);
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(header(err.headers, "retry-after"));

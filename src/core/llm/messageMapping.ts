@@ -49,9 +49,7 @@ export function toOpenAiMessages(system: string, messages: readonly LlmMessage[]
     }
     if (m.role === "assistant") {
       const text = m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
-      const calls = m.content.flatMap((b) =>
-        b.type === "tool_use" ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }] : [],
-      );
+      const calls = m.content.flatMap((b) => (b.type === "tool_use" ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: JSON.stringify(b.input) } }] : []));
       out.push({ role: "assistant", content: text || null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
       continue;
     }

@@ -10,7 +10,11 @@ const MARKED_USER_TURNS = 2;
  * reads what the previous request wrote, so a long task pays the full input price only for what
  * is new. Reads cost a tenth of the input price, writes 1.25 times (models.ts prices both).
  */
-export function withCacheMarks(system: string, tools: Anthropic.Tool[] | undefined, messages: Anthropic.MessageParam[]): {
+export function withCacheMarks(
+  system: string,
+  tools: Anthropic.Tool[] | undefined,
+  messages: Anthropic.MessageParam[],
+): {
   system: Anthropic.TextBlockParam[];
   tools: Anthropic.Tool[] | undefined;
   messages: Anthropic.MessageParam[];

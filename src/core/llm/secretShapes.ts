@@ -50,7 +50,8 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   {
     name: "AWS secret access key after its key id",
-    pattern: /(?<pre>\b(?:AKIA|ASIA)[A-Z0-9]{16}\b[^\n]{0,80}?(?:\n[^\n]{0,80}?)?)(?<![A-Za-z0-9/+])(?<secret>(?=[A-Za-z0-9/+]{0,40}[a-z])(?=[A-Za-z0-9/+]{0,40}[A-Z])[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
+    pattern:
+      /(?<pre>\b(?:AKIA|ASIA)[A-Z0-9]{16}\b[^\n]{0,80}?(?:\n[^\n]{0,80}?)?)(?<![A-Za-z0-9/+])(?<secret>(?=[A-Za-z0-9/+]{0,40}[a-z])(?=[A-Za-z0-9/+]{0,40}[A-Z])[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
   },
   { name: "AWS access key id", pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
   { name: "Google API key", pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },

@@ -106,13 +106,7 @@ export class McpHub implements McpHubApi {
     return this.connections.get(name)?.pid;
   }
 
-  async callTool(
-    server: string,
-    tool: string,
-    args: Record<string, unknown>,
-    signal?: AbortSignal,
-    hooks: McpCallHooks = {},
-  ): Promise<McpCallResult> {
+  async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal, hooks: McpCallHooks = {}): Promise<McpCallResult> {
     const conn = this.connectionFor(server);
     const client = conn.connectedClient();
     if (client instanceof Error) throw client;

@@ -111,13 +111,7 @@ function jsonProblem(error: unknown, text: string): string {
   return message.replace(match[0], `at line ${line}, column ${column}`);
 }
 
-function parseServer(
-  name: string,
-  entry: unknown,
-  source: McpSource,
-  vars: McpVars,
-  report: (problem: string) => void,
-): McpServerConfig | undefined {
+function parseServer(name: string, entry: unknown, source: McpSource, vars: McpVars, report: (problem: string) => void): McpServerConfig | undefined {
   if (!isObject(entry)) {
     report('must be an object with a "command" or a "url"');
     return undefined;
@@ -195,8 +189,7 @@ function parseServer(
     config.env = expandMap("env", c.env ?? {}, false);
     const cwd = c.cwd ? expander("cwd", false)(c.cwd) : undefined;
     // The extension host's own cwd is arbitrary, so relative paths are taken from the workspace.
-    config.cwd =
-      cwd && vars.workspaceFolder && !isAbsolute(cwd) ? resolve(vars.workspaceFolder, cwd) : (cwd ?? vars.workspaceFolder);
+    config.cwd = cwd && vars.workspaceFolder && !isAbsolute(cwd) ? resolve(vars.workspaceFolder, cwd) : (cwd ?? vars.workspaceFolder);
     config.written = { transport: "stdio", command: c.command, args: c.args ?? [], ...(c.cwd && { cwd: c.cwd }), env: stringValues(c.env ?? {}), headers: {} };
   } else {
     if (!c.url) {

@@ -5,12 +5,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ListRootsRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../ports";
 import { clientCapabilities, installRequestHandlers } from "./clientRequests";
 import { cap } from "./format";
@@ -223,8 +218,14 @@ export class McpConnection {
         this.note(`[kiln] could not refresh ${what}: ${errorText(err)}`);
       }
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, refresh("tools", () => this.loadTools(client, gen)));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, refresh("prompts", () => this.loadPrompts(client, gen)));
+    client.setNotificationHandler(
+      ToolListChangedNotificationSchema,
+      refresh("tools", () => this.loadTools(client, gen)),
+    );
+    client.setNotificationHandler(
+      PromptListChangedNotificationSchema,
+      refresh("prompts", () => this.loadPrompts(client, gen)),
+    );
     client.setNotificationHandler(
       ResourceListChangedNotificationSchema,
       refresh("resources", () => this.loadResources(client, gen)),

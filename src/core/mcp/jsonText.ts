@@ -93,9 +93,7 @@ function render(text: string, value: unknown, indent: string | undefined): strin
   const flat = Array.isArray(value) ? value.every((v) => typeof v !== "object" || v === null) : typeof value !== "object" || value === null;
   if (indent === undefined || flat) return oneLine(value);
   const inner = indent + indentUnit(text);
-  const items = Array.isArray(value)
-    ? value.map((v) => render(text, v, inner))
-    : Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}: ${render(text, v, inner)}`);
+  const items = Array.isArray(value) ? value.map((v) => render(text, v, inner)) : Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}: ${render(text, v, inner)}`);
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
   if (items.length === 0) return open + close;
   const eol = eolOf(text);
@@ -104,5 +102,8 @@ function render(text: string, value: unknown, indent: string | undefined): strin
 
 /** With a space after each comma and colon. JSON.stringify escapes line breaks in strings, so every one it writes is layout. */
 function oneLine(value: unknown): string {
-  return JSON.stringify(value, null, 1).replace(/([[{])\n */g, "$1").replace(/\n *([\]}])/g, "$1").replace(/\n */g, " ");
+  return JSON.stringify(value, null, 1)
+    .replace(/([[{])\n */g, "$1")
+    .replace(/\n *([\]}])/g, "$1")
+    .replace(/\n */g, " ");
 }

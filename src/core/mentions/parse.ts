@@ -42,4 +42,3 @@ function toMention(body: string): Mention | undefined {
   if (/^[0-9a-f]{7,40}$/i.test(body)) return { kind: "commit", sha: lower, text };
   return undefined;
 }
-

@@ -35,10 +35,28 @@ export class UrlError extends Error {}
  */
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["64:ff9b::", 96]] as const) PRIVATE.addSubnet(net, prefix, "ipv6");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  PRIVATE.addSubnet(net, prefix, "ipv4");
+for (const [net, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+] as const)
+  PRIVATE.addSubnet(net, prefix, "ipv6");
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
@@ -92,7 +110,11 @@ function get(url: URL, options: FetchOptions, signal: AbortSignal): Promise<Inco
   if (!options.allowPrivate && isPrivateAddress(host)) return Promise.reject(refusal(host, host));
   const request = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "GET", signal, lookup: guardedLookup(options.allowPrivate), headers: { accept: "text/html, text/plain, text/markdown, application/json;q=0.9, */*;q=0.1", "user-agent": "Kiln" } }, resolve);
+    const req = request(
+      url,
+      { method: "GET", signal, lookup: guardedLookup(options.allowPrivate), headers: { accept: "text/html, text/plain, text/markdown, application/json;q=0.9, */*;q=0.1", "user-agent": "Kiln" } },
+      resolve,
+    );
     req.on("error", reject);
     req.end();
   });
@@ -116,7 +138,10 @@ export function htmlToMarkdown(html: string): string {
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   // Scripts and styles are code for the browser, not content for the reader.
   turndown.remove(["script", "style", "noscript", "iframe", "svg", "head"] as unknown as TurndownService.Filter);
-  return turndown.turndown(html).replace(/\n{3,}/g, "\n\n").trim();
+  return turndown
+    .turndown(html)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 /** Fetches an http(s) page (following redirects, each one checked) as Markdown. */

@@ -213,7 +213,10 @@ export function loadRules(where: RulesLocation, mode: string, options: LoadOptio
     const text = (cutShort ? read.text.replace(/\uFFFD+$/, "") : read.text).replace(/^\uFEFF/, "").trim();
     if (text === "") continue;
     budget -= Buffer.byteLength(read.text);
-    const why = limit === maxFile ? `the file has ${kb(read.size)}; only the first ${kb(maxFile)} are included` : `the rules reached ${kb(options.maxTotalBytes ?? RULES_TOTAL_MAX_BYTES)} in all; only the start of this file is included`;
+    const why =
+      limit === maxFile
+        ? `the file has ${kb(read.size)}; only the first ${kb(maxFile)} are included`
+        : `the rules reached ${kb(options.maxTotalBytes ?? RULES_TOTAL_MAX_BYTES)} in all; only the start of this file is included`;
     load.rules.push({ ...file, size: read.size, text, ...(cutShort ? { cut: why } : {}) });
   }
   return load;

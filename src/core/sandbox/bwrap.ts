@@ -22,10 +22,15 @@ export interface BwrapOptions {
 export function bwrapArgs({ mounts, network, cwd }: BwrapOptions): string[] {
   const args = [
     // Everything read-only first; the mounts then open, replace or hide parts of it.
-    "--ro-bind", "/", "/",
-    "--dev", "/dev",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
     // A /proc of the command's own processes: Kiln's /proc/<pid>/environ (its API keys) is not there.
-    "--unshare-pid", "--proc", "/proc",
+    "--unshare-pid",
+    "--proc",
+    "/proc",
     // System V shared memory and semaphores of the host's processes stay out of reach.
     "--unshare-ipc",
     ...(network ? [] : ["--unshare-net"]),
@@ -34,7 +39,8 @@ export function bwrapArgs({ mounts, network, cwd }: BwrapOptions): string[] {
     // A session of its own: no TIOCSTI, so it cannot type into the terminal it was started from.
     "--new-session",
     // Run as root (a container, CI), bubblewrap would otherwise keep every capability, remount included.
-    "--cap-drop", "ALL",
+    "--cap-drop",
+    "ALL",
   ];
   const hiddenFolders: string[] = [];
   for (const mount of mounts) {

@@ -191,7 +191,10 @@ export function planMounts(policy: SandboxPolicy, host: HostFacts): Mount[] {
   // Hiding what an enclosing mount already hides would only make empty mount points in it.
   return ordered.filter((m, i) => {
     if (!HIDES.has(m.kind)) return true;
-    const enclosing = ordered.slice(0, i).filter((o) => o.path !== m.path && within(m.path, o.path)).pop();
+    const enclosing = ordered
+      .slice(0, i)
+      .filter((o) => o.path !== m.path && within(m.path, o.path))
+      .pop();
     return enclosing === undefined || !HIDES.has(enclosing.kind);
   });
 }

@@ -61,7 +61,26 @@ function onPath(program: string, path: string): string | undefined {
 
 /** Runs `true` with the namespaces every sandboxed command uses: a kernel or container that forbids them fails here, not later. */
 function probe(bwrap: string): SandboxSupport {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--tmpfs", "/tmp", "--", "true"];
+  const args = [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+    "--tmpfs",
+    "/tmp",
+    "--",
+    "true",
+  ];
   const result = spawnSync(bwrap, args, { encoding: "utf8", timeout: PROBE_TIMEOUT_MS, stdio: ["ignore", "ignore", "pipe"] });
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code;

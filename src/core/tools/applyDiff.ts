@@ -16,7 +16,6 @@ const DESCRIPTION = `Change an existing file by replacing blocks of its lines. E
 >>>>>>> REPLACE
 Put several blocks in one diff to make several changes to the file; their order does not matter, and either all apply or none does. Read the file first. SEARCH must match the file; include enough lines around the change that it matches one place only. :start_line: is the file line where SEARCH starts; it picks the place when the same lines occur more than once. An empty REPLACE deletes the lines. A content line that looks like a marker (=======) is written with a leading backslash. To create a file or rewrite it whole, use write_to_file.`;
 
-
 /** What the model should know about how its blocks were placed, when it is not what it wrote. */
 function notes(matches: readonly BlockMatch[]): string[] {
   const said: string[] = [];
@@ -51,7 +50,10 @@ export const applyDiffTool = defineTool({
     const before = await readTextFile(context, target);
     if (isOutcome(before)) return before;
     if (!before) {
-      return toolError("not_found", `${target.display} does not exist. apply_diff changes existing files; create a file with write_to_file. (Check the path with list_files if you expected it to exist.)`);
+      return toolError(
+        "not_found",
+        `${target.display} does not exist. apply_diff changes existing files; create a file with write_to_file. (Check the path with list_files if you expected it to exist.)`,
+      );
     }
     // The engine keeps the file's own line endings, mixed ones too, and its BOM; encodeLike would
     // make every ending the first one's.

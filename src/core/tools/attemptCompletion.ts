@@ -17,7 +17,10 @@ export const attemptCompletionTool = defineTool({
   async execute(args, context) {
     const open = context.task?.requireTodosDone ? context.task.todos().filter((t) => t.status !== "completed") : [];
     if (open.length > 0) {
-      return toolError("conflict", `${open.length} todo item(s) are still open (${open.map((t) => t.text).join("; ")}). Finish them, or update the list with update_todo_list if they are no longer needed, then complete.`);
+      return toolError(
+        "conflict",
+        `${open.length} todo item(s) are still open (${open.map((t) => t.text).join("; ")}). Finish them, or update the list with update_todo_list if they are no longer needed, then complete.`,
+      );
     }
     return { kind: "completion", result: args.result.trim(), command: args.command };
   },

@@ -166,7 +166,16 @@ export const browserActionTool = defineTool({
     size: p.string("For resize: WIDTHxHEIGHT in pixels, e.g. 1280x800", { optional: true }),
   },
   present(args) {
-    return view("browser_action", args.action, fieldsBody([["url", args.url], ["at", args.coordinate], ["size", args.size], ["text", args.text]]));
+    return view(
+      "browser_action",
+      args.action,
+      fieldsBody([
+        ["url", args.url],
+        ["at", args.coordinate],
+        ["size", args.size],
+        ["text", args.text],
+      ]),
+    );
   },
   approval(args) {
     if (args.action !== "launch" || !args.url) return { summary: summary(args), paths: [] };

@@ -5,8 +5,7 @@ import { markdown, view } from "./present";
 export const condenseTool = defineTool({
   name: "condense",
   group: "always",
-  description:
-    "Summarise the conversation so far into one message to free context, keeping what matters for the rest of the task. Say in context what the summary must keep.",
+  description: "Summarise the conversation so far into one message to free context, keeping what matters for the rest of the task. Say in context what the summary must keep.",
   params: {
     context: p.string("What the summary must keep (decisions, files, open work)", { raw: true }),
   },

@@ -53,7 +53,10 @@ async function deleteFolder(target: ResolvedPath, recursive: boolean, context: T
   const count = await countFolder(context, target.absolute);
   const entries = count.files + count.folders;
   if (entries > 0 && !recursive) {
-    return toolError("conflict", `the folder ${target.display} is not empty (${plural(count.files, "file")}, ${plural(count.folders, "folder")}), so it was not deleted. Set recursive to true to delete it with everything in it, or delete what is in it first.`);
+    return toolError(
+      "conflict",
+      `the folder ${target.display} is not empty (${plural(count.files, "file")}, ${plural(count.folders, "folder")}), so it was not deleted. Set recursive to true to delete it with everything in it, or delete what is in it first.`,
+    );
   }
   if (count.hidden.length > 0) {
     return toolError("ignored", `${target.display} holds paths hidden from Kiln by .kilocodeignore (${count.hidden.join(", ")}); it was not deleted. Leave it alone or ask the user to delete it.`);

@@ -80,7 +80,10 @@ export const executeCommandTool = defineTool({
     reviewed: true,
   }),
   present(args) {
-    const rows: [string, string | undefined][] = [["in", args.cwd], ["timeout", args.timeout && `${args.timeout} s`]];
+    const rows: [string, string | undefined][] = [
+      ["in", args.cwd],
+      ["timeout", args.timeout && `${args.timeout} s`],
+    ];
     if (args.command === undefined) return view("execute_command", undefined, fieldsBody(rows));
     const shown = fields(rows);
     return view("execute_command", undefined, { kind: "command", command: args.command, ...(shown.length > 0 && { fields: shown }) });

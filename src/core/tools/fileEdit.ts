@@ -82,8 +82,7 @@ export interface EditProposal {
 
 export type EditApplied =
   /** note: for the model: what the user changed in the proposal (a patch), and new problems after the save. */
-  | { applied: true; content: string | null; userEdited: boolean; note: string }
-  | { applied: false; outcome: ToolOutcome };
+  { applied: true; content: string | null; userEdited: boolean; note: string } | { applied: false; outcome: ToolOutcome };
 
 /**
  * Sends an edit through review: the user (or auto-approval) sees the unified diff and decides;
@@ -99,7 +98,10 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
     const chars = missing.map((c) => JSON.stringify(c)).join(", ");
     return {
       applied: false,
-      outcome: toolError("unsupported", `${target.display} is stored as ${label(encoding)}, which cannot hold ${chars}; nothing was changed. Write the change without ${missing.length === 1 ? "that character" : "those characters"} (an ASCII spelling, or an escape the file's language understands).`),
+      outcome: toolError(
+        "unsupported",
+        `${target.display} is stored as ${label(encoding)}, which cannot hold ${chars}; nothing was changed. Write the change without ${missing.length === 1 ? "that character" : "those characters"} (an ASCII spelling, or an escape the file's language understands).`,
+      ),
     };
   }
   const patch = unifiedDiff(target.display, target.display, original ?? "", after ?? "", before ? "before" : "new file", after === null ? "deleted" : "proposed");
@@ -127,8 +129,13 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
   context.changes?.record(target.absolute, target.display, result.remadeFrom ?? original, result.content, encoding);
   context.seen?.set(target.absolute, result.content === null ? null : fingerprint(encodeText(result.content, encoding)));
   const problems = result.newProblems?.length ? problemNote(target.display, result.newProblems) : "";
-  const discarded = result.discardedChanges?.length ? ` The user discarded ${result.discardedChanges.length === 1 ? "this change" : "these changes"} of your proposal: ${result.discardedChanges.join("; ")}; the rest was saved.` : "";
-  const remade = result.remadeFrom !== undefined ? ` ${target.display} had changed after you read it (the user or another task edited it meanwhile): your edit was made again on the file as it was then, and saved; its other changes are kept.` : "";
+  const discarded = result.discardedChanges?.length
+    ? ` The user discarded ${result.discardedChanges.length === 1 ? "this change" : "these changes"} of your proposal: ${result.discardedChanges.join("; ")}; the rest was saved.`
+    : "";
+  const remade =
+    result.remadeFrom !== undefined
+      ? ` ${target.display} had changed after you read it (the user or another task edited it meanwhile): your edit was made again on the file as it was then, and saved; its other changes are kept.`
+      : "";
   return { ...result, note: remade + discarded + (result.userEdited ? userEditNote(target.display, after ?? "", result.content ?? "") : "") + problems };
 }
 

@@ -21,7 +21,14 @@ export const newTaskTool = defineTool({
     const task = context.task;
     if (!task) return toolError("unavailable", "subtasks are not available here.");
     const mode = task.modes().find((m) => m.slug === args.mode);
-    if (!mode) return toolError("not_found", `there is no mode "${args.mode}". Modes: ${task.modes().map((m) => m.slug).join(", ")}.`);
+    if (!mode)
+      return toolError(
+        "not_found",
+        `there is no mode "${args.mode}". Modes: ${task
+          .modes()
+          .map((m) => m.slug)
+          .join(", ")}.`,
+      );
     if (args.message.trim() === "") return toolError("invalid_args", "message is empty; say what the subtask must do.");
     let todos: TodoItem[] = [];
     if (args.todos?.trim()) {

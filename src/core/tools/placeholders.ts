@@ -35,7 +35,9 @@ const PATTERNS: RegExp[] = [
   // "existing items unchanged", "other methods unchanged", "same code as before"
   new RegExp(`^${LEAD}(?:${STRONG_ADJ}|${WEAK_ADJ})(?: [a-z]+)? (?:${NOUNS}) ${QUALIFIER}$`),
   // "unchanged", "implementation omitted", "code omitted for brevity", "same as before"
-  new RegExp(`^(?:(?:the )?(?:code|contents?|implementation|rest|body|logic|everything else|everything|all else|remaining|others?|methods?|functions?) )?(?:is |are )?(?:unchanged|omitted|elided)(?: for brevity)?$`),
+  new RegExp(
+    `^(?:(?:the )?(?:code|contents?|implementation|rest|body|logic|everything else|everything|all else|remaining|others?|methods?|functions?) )?(?:is |are )?(?:unchanged|omitted|elided)(?: for brevity)?$`,
+  ),
   /^same as before$/,
   /^(?:[a-z]+ ){0,3}for brevity$/,
 ];

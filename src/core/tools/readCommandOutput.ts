@@ -43,7 +43,15 @@ export const readCommandOutputTool = defineTool({
   },
   // No approval: it only reads what a command the user approved printed, or stops that command.
   present(args) {
-    return view("read_command_output", args.id, fieldsBody([["wait", args.wait && `${args.wait} s`], ["stop", args.stop === "true" ? "yes" : undefined], ["from line", args.start_line]]));
+    return view(
+      "read_command_output",
+      args.id,
+      fieldsBody([
+        ["wait", args.wait && `${args.wait} s`],
+        ["stop", args.stop === "true" ? "yes" : undefined],
+        ["from line", args.start_line],
+      ]),
+    );
   },
   async execute(args, context) {
     if (!context.terminal) return toolError("unavailable", "this host cannot run commands (it has no terminal).");

@@ -39,7 +39,8 @@ function parseFiles(text: string): { ok: true; files: FileRequest[] } | { ok: fa
   for (const entry of list) {
     const result = fileSchema.safeParse(entry);
     if (!result.success) return { ok: false, error: `a <file> in <args> is not valid: ${result.error.issues.map((i) => i.message).join("; ")}` };
-    const ranges = result.data.line_range === undefined ? [undefined] : Array.isArray(result.data.line_range[0]) ? (result.data.line_range as [number, number][]) : [result.data.line_range as [number, number]];
+    const ranges =
+      result.data.line_range === undefined ? [undefined] : Array.isArray(result.data.line_range[0]) ? (result.data.line_range as [number, number][]) : [result.data.line_range as [number, number]];
     for (const range of ranges) files.push({ path: result.data.path, start: range?.[0], end: range?.[1] });
   }
   return { ok: true, files };

@@ -58,5 +58,25 @@ export class ToolRegistry {
 }
 
 export function createDefaultRegistry(): ToolRegistry {
-  return new ToolRegistry([readFileTool, listFilesTool, searchFilesTool, listCodeDefinitionsTool, fetchInstructionsTool, writeToFileTool, applyDiffTool, insertContentTool, searchAndReplaceTool, deleteFileTool, newRuleTool, executeCommandTool, readCommandOutputTool, browserActionTool, useMcpToolTool, accessMcpResourceTool, askFollowupQuestionTool, attemptCompletionTool, ...TASK_TOOLS]);
+  return new ToolRegistry([
+    readFileTool,
+    listFilesTool,
+    searchFilesTool,
+    listCodeDefinitionsTool,
+    fetchInstructionsTool,
+    writeToFileTool,
+    applyDiffTool,
+    insertContentTool,
+    searchAndReplaceTool,
+    deleteFileTool,
+    newRuleTool,
+    executeCommandTool,
+    readCommandOutputTool,
+    browserActionTool,
+    useMcpToolTool,
+    accessMcpResourceTool,
+    askFollowupQuestionTool,
+    attemptCompletionTool,
+    ...TASK_TOOLS,
+  ]);
 }

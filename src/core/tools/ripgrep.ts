@@ -17,9 +17,7 @@ export function ripgrepPath(): string | undefined {
 
 /** One line of `rg --json` output, the kinds we use. */
 export type RgMessage =
-  | { type: "begin" | "end"; data: { path: RgText } }
-  | { type: "match" | "context"; data: { path: RgText; lines: RgText; line_number: number | null } }
-  | { type: "summary"; data: unknown };
+  { type: "begin" | "end"; data: { path: RgText } } | { type: "match" | "context"; data: { path: RgText; lines: RgText; line_number: number | null } } | { type: "summary"; data: unknown };
 
 export type RgText = { text: string } | { bytes: string };
 

@@ -39,7 +39,10 @@ export const searchAndReplaceTool = defineTool({
     try {
       pattern = new RegExp(args.use_regex ? search : escapeRegex(search), `gm${args.ignore_case ? "i" : ""}`);
     } catch (err) {
-      return toolError("invalid_args", `search is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}. Fix the pattern, or set use_regex to false to search for the text as written.`);
+      return toolError(
+        "invalid_args",
+        `search is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}. Fix the pattern, or set use_regex to false to search for the text as written.`,
+      );
     }
 
     const before = await readTextFile(context, target);

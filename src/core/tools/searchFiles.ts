@@ -32,7 +32,18 @@ export const searchFilesTool = defineTool({
   },
   approval: (args) => ({ summary: `Search ${args.path} for /${args.regex}/${args.file_pattern ? ` in ${args.file_pattern}` : ""}`, paths: [args.path] }),
   present(args) {
-    return view("search_files", args.path, fieldsBody([["regex", args.regex], ["in", args.path], ["files", args.file_pattern]], true));
+    return view(
+      "search_files",
+      args.path,
+      fieldsBody(
+        [
+          ["regex", args.regex],
+          ["in", args.path],
+          ["files", args.file_pattern],
+        ],
+        true,
+      ),
+    );
   },
   async execute(args, context) {
     if (args.regex === "") return toolError("invalid_args", "<regex> is empty; give the pattern to search for.");

@@ -6,8 +6,7 @@ import { checklistItems, view } from "./present";
 export const updateTodoListTool = defineTool({
   name: "update_todo_list",
   group: "always",
-  description:
-    "Replace the task's todo list with this markdown checklist: one item a line, '- [ ] pending', '- [-] in progress', '- [x] done'. Keep it current as you work; the user sees it live.",
+  description: "Replace the task's todo list with this markdown checklist: one item a line, '- [ ] pending', '- [-] in progress', '- [x] done'. Keep it current as you work; the user sees it live.",
   params: {
     todos: p.string("The whole checklist", { raw: true }),
   },

@@ -17,7 +17,10 @@ export function connectedServer(hub: McpHubApi | undefined, name: string): McpSe
     return toolError("not_found", `there is no MCP server "${name}". ${names.length ? `Servers: ${names.join(", ")}.` : "No servers are configured."}`);
   }
   if (server.state === "needs-approval") {
-    return toolError("unavailable", `MCP server "${name}" has not been started: it comes from the project's .kilocode/mcp.json and the user has not allowed it yet${server.error ? ` (${server.error})` : ""}. Ask the user to allow it in Kiln's MCP view, or do without it.`);
+    return toolError(
+      "unavailable",
+      `MCP server "${name}" has not been started: it comes from the project's .kilocode/mcp.json and the user has not allowed it yet${server.error ? ` (${server.error})` : ""}. Ask the user to allow it in Kiln's MCP view, or do without it.`,
+    );
   }
   if (server.state !== "connected") return toolError("unavailable", `MCP server "${name}" is ${server.state}${server.error ? ` (${server.error})` : ""}; it cannot be used now.`);
   return server;
@@ -55,7 +58,16 @@ export const useMcpToolTool = defineTool({
     const server = connectedServer(context.mcp, args.server_name);
     if ("kind" in server) return server;
     const tool = server.tools.find((t) => t.name === args.tool_name);
-    if (!tool) return toolError("not_found", `MCP server "${server.name}" has no tool "${args.tool_name}". Its tools: ${server.tools.filter((t) => t.enabled).map((t) => t.name).join(", ") || "none"}.`);
+    if (!tool)
+      return toolError(
+        "not_found",
+        `MCP server "${server.name}" has no tool "${args.tool_name}". Its tools: ${
+          server.tools
+            .filter((t) => t.enabled)
+            .map((t) => t.name)
+            .join(", ") || "none"
+        }.`,
+      );
     if (!tool.enabled) return toolError("unavailable", `the user turned off ${tool.name} on "${server.name}".`);
     const parsed = parseArguments(args.arguments);
     if (typeof parsed === "string") return toolError("invalid_args", `${parsed}.`);

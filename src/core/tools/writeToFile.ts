@@ -52,12 +52,18 @@ export const writeToFileTool = defineTool({
     // user or another task) would silently go with the rewrite.
     const seen = context.seen?.get(target.absolute);
     if (seen !== undefined && seen !== (before?.fingerprint ?? null)) {
-      return toolError("conflict", `${target.display} ${before ? "changed" : "was deleted"} after you last read or wrote it (the user or another task ${before ? "edited" : "deleted"} it); nothing was written, so that change is kept. Read it again and write your content on top of what it holds now.`);
+      return toolError(
+        "conflict",
+        `${target.display} ${before ? "changed" : "was deleted"} after you last read or wrote it (the user or another task ${before ? "edited" : "deleted"} it); nothing was written, so that change is kept. Read it again and write your content on top of what it holds now.`,
+      );
     }
     // Only a rewrite can lose code to a placeholder; a new file has nothing to leave out.
     const placeholder = before ? findPlaceholder(args.content, { existing: before.text, path: target.display }) : undefined;
     if (placeholder) {
-      return toolError("invalid_args", `line ${placeholder.line} of content, "${placeholder.text}", looks like a placeholder for code you left out. write_to_file replaces the whole file, so that code would be lost; nothing was written. Send the complete file content with every line written out, or change only part of the file with apply_diff.`);
+      return toolError(
+        "invalid_args",
+        `line ${placeholder.line} of content, "${placeholder.text}", looks like a placeholder for code you left out. write_to_file replaces the whole file, so that code would be lost; nothing was written. Send the complete file content with every line written out, or change only part of the file with apply_diff.`,
+      );
     }
     // An existing file keeps its line endings, BOM and encoding, and a new one is written as sent,
     // but for the end: see withFinalNewline.

@@ -36,7 +36,7 @@ function hideFromInitialEnviron(name: string): void {
     const bytes = Buffer.alloc(block.end - block.start);
     const read = readSync(mem, bytes, 0, bytes.length, block.start);
     const prefix = Buffer.from(`${name}=`);
-    for (let at = 0; at < read; ) {
+    for (let at = 0; at < read;) {
       const nul = bytes.indexOf(0, at);
       const end = nul === -1 || nul > read ? read : nul;
       if (end - at > prefix.length && bytes.subarray(at, at + prefix.length).equals(prefix)) {
@@ -56,7 +56,10 @@ function hideFromInitialEnviron(name: string): void {
 function environBlock(): { start: number; end: number } | undefined {
   const stat = readFileSync("/proc/self/stat", "utf8");
   // The command name (field 2) is in parentheses and may hold spaces; count from after it (field 3).
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).trim().split(" ");
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .trim()
+    .split(" ");
   const start = Number(fields[50 - 3]);
   const end = Number(fields[51 - 3]);
   return Number.isSafeInteger(start) && Number.isSafeInteger(end) && end > start ? { start, end } : undefined;

@@ -68,7 +68,8 @@ export function applyContextFlag(flag: string, raw: string, args: ContextArgs): 
 
 function whole(raw: string, min: number, max: number, set: (n: number) => void): string | undefined {
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isInteger(n) || n < min || n > max) return max === Number.MAX_SAFE_INTEGER ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`;
+  if (raw.trim() === "" || !Number.isInteger(n) || n < min || n > max)
+    return max === Number.MAX_SAFE_INTEGER ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`;
   set(n);
   return undefined;
 }

@@ -22,7 +22,9 @@ export async function printHistory(args: CliArgs, out: (text: string) => void): 
   if (list.entries.length === 0) out("No saved tasks.\n");
   for (const e of list.entries) {
     const cost = e.cost === undefined ? "" : ` ${formatUsd(e.cost)}`;
-    out(`${e.id}  ${new Date(e.updatedAt).toISOString()}  ${e.status === "running" ? "interrupted" : e.status}  ${e.mode}  ${e.tokensIn + e.tokensOut} tokens${cost}  ${e.title}\n    ${e.workspace}\n`);
+    out(
+      `${e.id}  ${new Date(e.updatedAt).toISOString()}  ${e.status === "running" ? "interrupted" : e.status}  ${e.mode}  ${e.tokensIn + e.tokensOut} tokens${cost}  ${e.title}\n    ${e.workspace}\n`,
+    );
   }
   return 0;
 }

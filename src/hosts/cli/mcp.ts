@@ -14,14 +14,7 @@ const CONNECT_WAIT_MS = 30_000;
  * names one (the project entry wins). Resolves once every server is connected or has failed, so the
  * first request already lists their tools; problems are said on stderr and the run goes on without them.
  */
-export async function startMcpServers(
-  hub: McpHub,
-  workspace: string,
-  globalFile: string | undefined,
-  report: (line: string) => void,
-  env: NodeJS.ProcessEnv,
-  gate: ProjectServerGate,
-): Promise<void> {
+export async function startMcpServers(hub: McpHub, workspace: string, globalFile: string | undefined, report: (line: string) => void, env: NodeJS.ProcessEnv, gate: ProjectServerGate): Promise<void> {
   // `env`: what `${env:NAME}` expands from, the environment the CLI started with (its key taken out since).
   const vars = { workspaceFolder: workspace, env };
   const none: McpConfigResult = { servers: [], errors: [] };
@@ -79,7 +72,9 @@ async function allowProjectServers(servers: McpServerConfig[], workspace: string
     }
     const answer = asking ? await asking(`${blocked.reason === "changed" ? `kiln: MCP server "${server.name}" changed since you allowed it.\n` : ""}kiln: ${question(server)}? [y/N] `) : "no";
     if (answer === "yes") {
-      await gate.store.approve(key, server.name, blocked.fingerprint).catch((err: unknown) => report(`MCP: ${err instanceof Error ? err.message : String(err)}; "${server.name}" starts for this run only`));
+      await gate.store
+        .approve(key, server.name, blocked.fingerprint)
+        .catch((err: unknown) => report(`MCP: ${err instanceof Error ? err.message : String(err)}; "${server.name}" starts for this run only`));
       out.push(unblocked(server));
       continue;
     }

@@ -74,7 +74,10 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   // MCP servers start with the extension, so their tools are ready for the first task.
   // Project servers start only once allowed; the approvals live in globalState, outside any repository.
   const mcp = new McpSetup(context.globalStorageUri, logger, String(context.extension.packageJSON.version), new GlobalStateMcpTrust(context.globalState));
-  context.subscriptions.push(mcp, vscode.commands.registerCommand("kiln.editGlobalMcpConfig", () => mcp.editGlobal()));
+  context.subscriptions.push(
+    mcp,
+    vscode.commands.registerCommand("kiln.editGlobalMcpConfig", () => mcp.editGlobal()),
+  );
   // Servers' sampling and form requests are asked in the chat whose call they come from, else the sidebar.
   void mcp.hub.setRequests(routeMcpRequests(() => sidebar.mcpRequests));
   void mcp.reload();
@@ -159,8 +162,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     view,
     onDidLog: logger.onDidLog,
     readSecret: (kind) => context.secrets.get(apiKeySecretName(kind)),
-    setSecretForTest: (kind, value) =>
-      value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value),
+    setSecretForTest: (kind, value) => (value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value)),
     globalStorageUri: context.globalStorageUri,
     logUri: context.logUri,
     settings,

@@ -30,7 +30,8 @@ export class RequestRouter<M extends RequestMap> {
   /** Answers one request; resolves once the response is posted. Never throws. */
   async handle(request: RequestEnvelope): Promise<void> {
     const { id, method } = request;
-    const fail = (message: string, field?: string) => this.respond({ type: "response", id, ok: false, error: { message: message.slice(0, MAX_REQUEST_ERROR), ...(field !== undefined ? { field } : {}) } });
+    const fail = (message: string, field?: string) =>
+      this.respond({ type: "response", id, ok: false, error: { message: message.slice(0, MAX_REQUEST_ERROR), ...(field !== undefined ? { field } : {}) } });
     const spec = Object.hasOwn(this.methods, method) ? this.methods[method] : undefined;
     const handler = this.handlers.get(method);
     if (!spec || !handler) {

@@ -124,7 +124,8 @@ function problemWith(field: FormField, value: unknown): string | undefined {
       if (typeof value !== "string") return `${label} must be text`;
       if (field.minLength !== undefined && value.length < field.minLength) return `${label} needs at least ${field.minLength} characters`;
       if (field.maxLength !== undefined && value.length > field.maxLength) return `${label} takes at most ${field.maxLength} characters`;
-      if (field.format && !checkFormat(field.format, value)) return `${label} must be ${field.format === "uri" ? "a URI" : field.format === "email" ? "an email address" : `a ${field.format} (${field.format === "date" ? "YYYY-MM-DD" : "YYYY-MM-DDThh:mm:ssZ"})`}`;
+      if (field.format && !checkFormat(field.format, value))
+        return `${label} must be ${field.format === "uri" ? "a URI" : field.format === "email" ? "an email address" : `a ${field.format} (${field.format === "date" ? "YYYY-MM-DD" : "YYYY-MM-DDThh:mm:ssZ"})`}`;
       return undefined;
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value)) return `${label} must be a number`;

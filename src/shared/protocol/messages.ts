@@ -20,7 +20,11 @@ export const MAX_IMAGE_BASE64 = 7_000_000;
 export const ImageSchema = z
   .object({
     mediaType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
-    data: z.string().min(1).max(MAX_IMAGE_BASE64).regex(/^[A-Za-z0-9+/]+={0,2}$/, "not base64"),
+    data: z
+      .string()
+      .min(1)
+      .max(MAX_IMAGE_BASE64)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, "not base64"),
   })
   .strict();
 export type AttachedImage = z.infer<typeof ImageSchema>;

@@ -30,9 +30,7 @@ export type ResultOf<M extends RequestMap, K extends keyof M> = M[K] extends Req
 export const MAX_REQUEST_ERROR = 10_000;
 const requestId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-export const RequestEnvelopeSchema = z
-  .object({ type: z.literal("request"), id: requestId, method: z.string().min(1).max(100), params: z.unknown() })
-  .strict();
+export const RequestEnvelopeSchema = z.object({ type: z.literal("request"), id: requestId, method: z.string().min(1).max(100), params: z.unknown() }).strict();
 export type RequestEnvelope = z.infer<typeof RequestEnvelopeSchema>;
 
 /** Why a request failed; `field` names the form field a refusal is about. */

@@ -53,9 +53,7 @@ export const ModeFormSchema = z
     whenToUse: text(5_000).optional(),
     description: text(5_000).optional(),
     customInstructions: text(50_000).optional(),
-    groups: z
-      .array(z.union([groupName, z.tuple([groupName, z.object({ fileRegex: text(1_000).optional(), description: text(500).optional() }).strict()])]))
-      .max(10),
+    groups: z.array(z.union([groupName, z.tuple([groupName, z.object({ fileRegex: text(1_000).optional(), description: text(500).optional() }).strict()])])).max(10),
   })
   .strict();
 export type ModeForm = z.infer<typeof ModeFormSchema>;
@@ -155,7 +153,10 @@ export const OptionChangesSchema = z
 export type OptionChanges = z.output<typeof OptionChangesSchema>;
 
 /** `<scope>:<path relative to the scope's root>` (core/rules/loadRules.ts). */
-const ruleId = z.string().regex(/^(global|project):./, "must be a rule id such as project:.kilocode/rules/style.md").max(2_000);
+const ruleId = z
+  .string()
+  .regex(/^(global|project):./, "must be a rule id such as project:.kilocode/rules/style.md")
+  .max(2_000);
 
 export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/ready") }).strict(),

@@ -11,7 +11,15 @@ describe("going back to a checkpoint", () => {
     conversation.addUserText("make a.txt");
     conversation.addAssistant("Writing it.", [block("write_to_file", "call_1"), block("read_file", "call_2")], () => "x");
     const checkpointAt = conversation.size;
-    conversation.addResults([{ type: "tool_result", toolUseId: "call_1", content: "ok" }, { type: "tool_result", toolUseId: "call_2", content: "ok" }], [], [], true);
+    conversation.addResults(
+      [
+        { type: "tool_result", toolUseId: "call_1", content: "ok" },
+        { type: "tool_result", toolUseId: "call_2", content: "ok" },
+      ],
+      [],
+      [],
+      true,
+    );
     conversation.addAssistant("Done?", [block("attempt_completion", "call_3")], () => "y");
     conversation.waitForAnswer({ name: "attempt_completion", id: "call_3", results: [], texts: [], images: [] });
 

@@ -47,8 +47,7 @@ type Rest = Parameters<typeof settingsFromWords>[1];
 export const approving = (words: ApproveWord[], rest: Rest = {}): AutoApproveSettings => settingsFromWords(words, rest);
 
 /** Only commands approved, with these lists. */
-export const commands = (allowed: readonly string[], denied: readonly string[] = [], rest: Rest = {}): AutoApproveSettings =>
-  settingsFromWords(["command"], { allowed, denied, ...rest });
+export const commands = (allowed: readonly string[], denied: readonly string[] = [], rest: Rest = {}): AutoApproveSettings => settingsFromWords(["command"], { allowed, denied, ...rest });
 
 export const decideFresh = (call: PolicyCall, settings: AutoApproveSettings): Decision => decide(call, settings, FRESH);
 

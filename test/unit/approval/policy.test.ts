@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decide, type PolicyCall } from "../../../src/core/approval/policy";
 import type { ApproveWord } from "../../../src/core/approval/settings";
-import {
-  approving,
-  browserCall,
-  commandCall,
-  decideFresh,
-  deleteCall,
-  editCall,
-  inside,
-  mcpCall,
-  outside,
-  readCall,
-  taskToolCall,
-} from "./builders";
+import { approving, browserCall, commandCall, decideFresh, deleteCall, editCall, inside, mcpCall, outside, readCall, taskToolCall } from "./builders";
 
 // Read by the shell grammar once, before the tables that use them.
 const NPM_TEST = await commandCall("npm test");

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  APPROVE_WORDS,
-  DEFAULT_ALLOWED_COMMANDS,
-  DEFAULT_DENIED_COMMANDS,
-  isApproveWord,
-  NOTHING_AUTO_APPROVED,
-  settingsFromGroups,
-  settingsFromWords,
-} from "../../../src/core/approval/settings";
+import { APPROVE_WORDS, DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS, isApproveWord, NOTHING_AUTO_APPROVED, settingsFromGroups, settingsFromWords } from "../../../src/core/approval/settings";
 import { browserCall, commandCall, decideFresh, deleteCall, editCall, inside, mcpCall, outside, readCall, taskToolCall } from "./builders";
 
 // Read by the shell grammar once, before the tables that use them.

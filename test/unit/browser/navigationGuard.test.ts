@@ -43,12 +43,18 @@ describe("NavigationGuard: file: URLs are paths", () => {
 });
 
 describe("NavigationGuard: local addresses", () => {
-  it.each(["http://127.0.0.1:8080/", "http://localhost:3000/", "http://app.localhost/", "http://[::1]:5000/", "http://10.0.0.5/", "http://192.168.1.1/", "http://169.254.169.254/latest/meta-data/", "ws://127.0.0.1:9229/"])(
-    "blocks %s from a page opened elsewhere",
-    async (url) => {
-      expect(await guard("https://example.com/").check(url)).toContain("loopback, private or link-local");
-    },
-  );
+  it.each([
+    "http://127.0.0.1:8080/",
+    "http://localhost:3000/",
+    "http://app.localhost/",
+    "http://[::1]:5000/",
+    "http://10.0.0.5/",
+    "http://192.168.1.1/",
+    "http://169.254.169.254/latest/meta-data/",
+    "ws://127.0.0.1:9229/",
+  ])("blocks %s from a page opened elsewhere", async (url) => {
+    expect(await guard("https://example.com/").check(url)).toContain("loopback, private or link-local");
+  });
 
   it("lets the page reach the origin the user approved opening, and nothing else local", async () => {
     const g = guard("http://127.0.0.1:8080/app");
@@ -58,7 +64,13 @@ describe("NavigationGuard: local addresses", () => {
   });
 
   it("resolves names: one that points at a private address is blocked (DNS rebinding)", async () => {
-    const resolving = new NavigationGuard({ cwd: ws, ignore: new WorkspaceIgnore(ws), allowPrivate: false, launched: "https://example.com/", resolve: async (host) => (host === "rebind.example" ? ["10.1.2.3"] : ["93.184.216.34"]) });
+    const resolving = new NavigationGuard({
+      cwd: ws,
+      ignore: new WorkspaceIgnore(ws),
+      allowPrivate: false,
+      launched: "https://example.com/",
+      resolve: async (host) => (host === "rebind.example" ? ["10.1.2.3"] : ["93.184.216.34"]),
+    });
     expect(await resolving.check("http://rebind.example/")).toContain("it resolves to 10.1.2.3");
     expect(await resolving.check("https://example.org/")).toBeUndefined();
     expect(await guard("https://example.com/").check("http://localhost./")).toContain("loopback");

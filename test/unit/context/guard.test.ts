@@ -164,7 +164,13 @@ describe("the context guard before a request", () => {
     const { guard, log, conversation, model } = setup(5, {}, 4_000, ["summary"]);
     expect(await guard.beforeRequest(signal())).toBeUndefined();
     // The provider counted twice the tokens: the same conversation now counts as too big.
-    log.fire({ type: "usage", request: { inputTokens: 2 * size(conversation.apiView()), outputTokens: 10 }, cost: undefined, total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, totalCost: undefined });
+    log.fire({
+      type: "usage",
+      request: { inputTokens: 2 * size(conversation.apiView()), outputTokens: 10 },
+      cost: undefined,
+      total: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      totalCost: undefined,
+    });
     await guard.beforeRequest(signal());
     expect(model.requests).toHaveLength(1);
   });

@@ -9,7 +9,7 @@ import { runToolCall, type AutoApprovePolicy, type PipelineDeps } from "../../..
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 
-const GREET = 'export function greet(name: string): string {\n    return `Hello, ${name}!`;\n}\n\nexport function part(name: string): string {\n    return `Bye, ${name}.`;\n}\n';
+const GREET = "export function greet(name: string): string {\n    return `Hello, ${name}!`;\n}\n\nexport function part(name: string): string {\n    return `Bye, ${name}.`;\n}\n";
 
 let cwd: string;
 let asked: ApprovalRequest[];
@@ -35,8 +35,7 @@ function deps(options: { auto?: AutoApprovePolicy["groups"]; mode?: string } = {
 
 const call = (params: Record<string, string>): ToolUseBlock => ({ type: "tool_use", name: "apply_diff", params, partial: false });
 
-const block = (search: string, replace: string, hint?: number) =>
-  `<<<<<<< SEARCH\n${hint === undefined ? "" : `:start_line:${hint}\n`}-------\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`;
+const block = (search: string, replace: string, hint?: number) => `<<<<<<< SEARCH\n${hint === undefined ? "" : `:start_line:${hint}\n`}-------\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`;
 
 const read = (path = "src/greet.ts") => readFileSync(join(cwd, path), "utf8");
 
@@ -52,7 +51,10 @@ describe("apply_diff", () => {
   });
 
   it("runs without asking when edits are auto-approved, and tells the model how a loose match was placed", async () => {
-    const result = await runToolCall(call({ path: "src/greet.ts", diff: block("  return `Bye, ${name}.`;\n}", "  if (!name) return \"\";\n  return `Bye, ${name}.`;\n}", 40) }), deps({ auto: new Set(["edit"]) }));
+    const result = await runToolCall(
+      call({ path: "src/greet.ts", diff: block("  return `Bye, ${name}.`;\n}", '  if (!name) return "";\n  return `Bye, ${name}.`;\n}', 40) }),
+      deps({ auto: new Set(["edit"]) }),
+    );
     expect(asked).toEqual([]);
     expect(result.forModel).toBe(
       "Applied 1 block to src/greet.ts. Block 1 matched lines 6-7 only when whitespace was ignored; its new lines follow the file's indentation. Block 1 was found at line 6, not at its :start_line: 40.",
@@ -70,7 +72,9 @@ describe("apply_diff", () => {
   it("refuses a missing file and points to write_to_file", async () => {
     const result = await runToolCall(call({ path: "src/nope.ts", diff: block("a", "b") }), deps());
     expect(result).toMatchObject({ status: "error" });
-    expect(result.forModel).toBe("Error: src/nope.ts does not exist. apply_diff changes existing files; create a file with write_to_file. (Check the path with list_files if you expected it to exist.)");
+    expect(result.forModel).toBe(
+      "Error: src/nope.ts does not exist. apply_diff changes existing files; create a file with write_to_file. (Check the path with list_files if you expected it to exist.)",
+    );
   });
 
   it("refuses a folder", async () => {

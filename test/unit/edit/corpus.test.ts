@@ -116,7 +116,7 @@ describe("whitespace-tolerant matches", () => {
 
   it("maps a two-space SEARCH onto the file's four-space levels", () => {
     const search = "remove(item: string): boolean {\n  const index = this.items.indexOf(item);\n  if (index === -1) {\n    return false;\n  }";
-    const replace = "remove(item: string): boolean {\n  const index = this.items.indexOf(item);\n  if (index < 0) {\n    console.warn(\"missing\", item);\n    return false;\n  }";
+    const replace = 'remove(item: string): boolean {\n  const index = this.items.indexOf(item);\n  if (index < 0) {\n    console.warn("missing", item);\n    return false;\n  }';
     expect(content(applySearchReplace(SRC, block(search, replace)))).toBe(
       edited(SRC, ["        if (index === -1) {\n            return false;", '        if (index < 0) {\n            console.warn("missing", item);\n            return false;']),
     );
@@ -134,7 +134,10 @@ describe("whitespace-tolerant matches", () => {
     const search = "    return this.items.length;\n}";
     const replace = "    return this.items.length;\n}\n\n/**\n * Whether it is empty.\n */\nisEmpty(): boolean {\n    return this.count() === 0;\n}";
     expect(content(applySearchReplace(SRC, block(search, replace)))).toBe(
-      edited(SRC, ["        return this.items.length;\n    }\n", "        return this.items.length;\n    }\n\n    /**\n     * Whether it is empty.\n     */\n    isEmpty(): boolean {\n        return this.count() === 0;\n    }\n"]),
+      edited(SRC, [
+        "        return this.items.length;\n    }\n",
+        "        return this.items.length;\n    }\n\n    /**\n     * Whether it is empty.\n     */\n    isEmpty(): boolean {\n        return this.count() === 0;\n    }\n",
+      ]),
     );
   });
 
@@ -149,8 +152,8 @@ describe("whitespace-tolerant matches", () => {
 
   it("matches despite trailing spaces and keeps them on the lines REPLACE leaves alone", () => {
     const file = SRC.replace("    const store = new Store();", "    const store = new Store();   ").replace("    return store;", "    return store;\t");
-    const search = "    const store = new Store();\n    for (const line of (await readFile(path, \"utf8\")).split(\"\\n\")) {";
-    const replace = "    const store = new Store();\n    for (const line of (await readFile(path, \"latin1\")).split(\"\\n\")) {";
+    const search = '    const store = new Store();\n    for (const line of (await readFile(path, "utf8")).split("\\n")) {';
+    const replace = '    const store = new Store();\n    for (const line of (await readFile(path, "latin1")).split("\\n")) {';
     expect(content(applySearchReplace(file, block(search, replace)))).toBe(file.replace('"utf8"', '"latin1"'));
   });
 });
@@ -164,7 +167,11 @@ describe("fuzzy matches and what failures say", () => {
     expect(failure).toMatchObject({
       block: 1,
       reason: "not_found",
-      candidate: { line: 13, endLine: 14, differences: [{ line: 14, kind: "typo", file: "        const index = this.items.indexOf(item);", search: "        const index = this.itms.indexOf(item);" }] },
+      candidate: {
+        line: 13,
+        endLine: 14,
+        differences: [{ line: 14, kind: "typo", file: "        const index = this.items.indexOf(item);", search: "        const index = this.itms.indexOf(item);" }],
+      },
     });
     expect(failure!.candidate!.similarity).toBeCloseTo(1 - 1 / 70, 5);
     expect(failure!.message).toContain("Closest: lines 13-14, 98.5% alike:\n  - line 14: a few characters differ (a typo?)");
@@ -186,15 +193,24 @@ describe("fuzzy matches and what failures say", () => {
   });
 
   it("finds a block whose every line has a typo from the hint alone", () => {
-    const search = "        if (item.lenght === 0) {\n            throw new Eror(\"empty item\");";
-    const result = applySearchReplace(SRC, block(search, "        if (!item) {\n            throw new Error(\"empty item\");", 8), { fuzzyThreshold: 0.9 });
+    const search = '        if (item.lenght === 0) {\n            throw new Eror("empty item");';
+    const result = applySearchReplace(SRC, block(search, '        if (!item) {\n            throw new Error("empty item");', 8), { fuzzyThreshold: 0.9 });
     expect(content(result)).toBe(edited(SRC, ["if (item.length === 0) {", "if (!item) {"]));
   });
 
   it("refuses several typos over the threshold, saying what is needed", () => {
     const typos = "    remove(iten: string): boolen {\n        const indx = this.itms.indexOf(iten);";
     const [failure] = failures(applySearchReplace(SRC, block(typos, fixed), { fuzzyThreshold: 0.95 }));
-    expect(failure).toMatchObject({ reason: "not_found", candidate: { line: 13, differences: [{ line: 13, kind: "typo" }, { line: 14, kind: "typo" }] } });
+    expect(failure).toMatchObject({
+      reason: "not_found",
+      candidate: {
+        line: 13,
+        differences: [
+          { line: 13, kind: "typo" },
+          { line: 14, kind: "typo" },
+        ],
+      },
+    });
     expect(failure!.message).toContain("alike, under the 95% needed");
     expect(failure!.candidate!.similarity).toBeGreaterThan(0.85);
   });
@@ -267,9 +283,9 @@ describe("line endings and BOM", () => {
 
 describe("several blocks", () => {
   const blocks = [
-    block("import { readFile } from \"node:fs/promises\";", "import { readFile } from \"node:fs/promises\";\nimport { log } from \"./log\";", 1),
-    block("            return false;", "            log(\"not found\");\n            return false;", 16),
-    block("    return store;\n}", "    log(\"loaded\");\n    return store;\n}", 32),
+    block('import { readFile } from "node:fs/promises";', 'import { readFile } from "node:fs/promises";\nimport { log } from "./log";', 1),
+    block("            return false;", '            log("not found");\n            return false;', 16),
+    block("    return store;\n}", '    log("loaded");\n    return store;\n}', 32),
   ];
   const expected = edited(
     SRC,
@@ -279,7 +295,14 @@ describe("several blocks", () => {
   );
 
   it("gives the same result in every order", () => {
-    const orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const orders = [
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ];
     for (const order of orders) {
       const result = applySearchReplace(SRC, order.map((i) => blocks[i]).join("\n\n"));
       expect(content(result)).toBe(expected);
@@ -307,7 +330,7 @@ describe("malformed diffs", () => {
     ["no separator", "<<<<<<< SEARCH\nfoo\n>>>>>>> REPLACE", "Block 1: it has no ======= line"],
     ["not closed", "<<<<<<< SEARCH\nfoo\n=======\nbar", "Block 1: it is not closed: the diff ends before its >>>>>>> REPLACE line"],
     ["new SEARCH inside a block", `<<<<<<< SEARCH\nfoo\n=======\nbar\n${block("x", "y")}`, "Block 1: it is not closed: a new <<<<<<< SEARCH starts"],
-    ["separator before any SEARCH", "foo\n=======\nbar\n>>>>>>> REPLACE", "line 2 of the diff (\"=======\") comes before any <<<<<<< SEARCH line"],
+    ["separator before any SEARCH", "foo\n=======\nbar\n>>>>>>> REPLACE", 'line 2 of the diff ("=======") comes before any <<<<<<< SEARCH line'],
     ["empty SEARCH", block("", "new line").replace("-------\n\n", "-------\n"), "Block 1: its SEARCH part is empty"],
     ["blank SEARCH", block("\n  ", "x"), "Block 1: its SEARCH part holds only blank lines"],
     ["identical parts", `${block("    count(): number {", "    size(): number {")}\n${block("foo", "foo")}`, "Block 2: its SEARCH and REPLACE parts are the same"],

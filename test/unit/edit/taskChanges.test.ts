@@ -60,7 +60,13 @@ describe("the task's changed files", () => {
 
   it("a rejected edit is not a change", async () => {
     const { changes, run, cwd } = setup();
-    const deps = { registry: createDefaultRegistry(), mode: findMode("code")!, approvals: { request: async () => ({ approved: false }) }, autoApprove: { groups: new Set<never>(), outsideWorkspace: false }, context: { cwd, fs: new NodeFileSystem(), signal: new AbortController().signal, changes } };
+    const deps = {
+      registry: createDefaultRegistry(),
+      mode: findMode("code")!,
+      approvals: { request: async () => ({ approved: false }) },
+      autoApprove: { groups: new Set<never>(), outsideWorkspace: false },
+      context: { cwd, fs: new NodeFileSystem(), signal: new AbortController().signal, changes },
+    };
     await runToolCall({ type: "tool_use", name: "write_to_file", params: { path: "a.txt", content: "no", line_count: "1" }, partial: false }, deps);
     expect(changes.list()).toEqual([]);
     void run;

@@ -13,7 +13,23 @@ import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 
 function saved(status: string, ui: SavedTask["ui"]): SavedTask {
   return {
-    entry: { id: "t1", title: "Task", workspace: "/w", mode: "code", model: "m", protocol: "native", tokensIn: 100, tokensOut: 20, cacheRead: 5, cacheWrite: 0, cost: 0.5, createdAt: 1, updatedAt: 2, favorite: false, status },
+    entry: {
+      id: "t1",
+      title: "Task",
+      workspace: "/w",
+      mode: "code",
+      model: "m",
+      protocol: "native",
+      tokensIn: 100,
+      tokensOut: 20,
+      cacheRead: 5,
+      cacheWrite: 0,
+      cost: 0.5,
+      createdAt: 1,
+      updatedAt: 2,
+      favorite: false,
+      status,
+    },
     api: [{ role: "user", content: "Task" }],
     ui,
     resume: { todos: [{ text: "step", status: "in_progress" }], requests: 4 },

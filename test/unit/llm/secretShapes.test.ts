@@ -88,7 +88,11 @@ const CASES: { shape: string; also?: string[]; sample: string; redacted: string;
   },
   {
     shape: "private key (PEM)",
-    sample: join("-----BEGIN RSA ", "PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n", "MIIEowIBAAKCAQEAx0Yw6Yt8nRZ9K3zQ\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUA\nabc=\n-----END RSA PRIVATE KEY-----\nafter"),
+    sample: join(
+      "-----BEGIN RSA ",
+      "PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n",
+      "MIIEowIBAAKCAQEAx0Yw6Yt8nRZ9K3zQ\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUA\nabc=\n-----END RSA PRIVATE KEY-----\nafter",
+    ),
     redacted: "-----BEGIN RSA PRIVATE KEY-----\n[redacted]\n-----END RSA PRIVATE KEY-----\nafter",
     // A PEM parser's source names the header without any key after it.
     nearMiss: 'if (text.startsWith("-----BEGIN PRIVATE KEY-----\\n")) return parse(text);',
@@ -157,13 +161,28 @@ describe("credentials of a known shape", () => {
 });
 
 describe("secret-named environment variables", () => {
-  it.each(["GITHUB_TOKEN", "ANTHROPIC_API_KEY", "OPENAI_APIKEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "PGPASSWORD", "DB_PASSWORD", "SECRET_KEY_BASE", "BASIC_AUTH", "SMTP_PASS", "GITHUB_PAT", "MYSQL_PWD", "npm_config__authToken", "clientSecret", "GPG_PASSPHRASE", "AZURE_CREDENTIALS"])(
-    "%s is secret",
-    (name) => expect(isSecretName(name)).toBe(true),
-  );
+  it.each([
+    "GITHUB_TOKEN",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_APIKEY",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "PGPASSWORD",
+    "DB_PASSWORD",
+    "SECRET_KEY_BASE",
+    "BASIC_AUTH",
+    "SMTP_PASS",
+    "GITHUB_PAT",
+    "MYSQL_PWD",
+    "npm_config__authToken",
+    "clientSecret",
+    "GPG_PASSPHRASE",
+    "AZURE_CREDENTIALS",
+  ])("%s is secret", (name) => expect(isSecretName(name)).toBe(true));
 
-  it.each(["PATH", "HOME", "PWD", "OLDPWD", "GIT_AUTHOR_NAME", "AUTH_DOMAIN", "SSH_AUTH_SOCK", "GIT_ASKPASS", "KEYBOARD_LAYOUT", "XAUTHORITY", "TOKEN_URL", "SECRETS_DIR", "AWS_ACCESS_KEY_ID"])("%s is not", (name) =>
-    expect(isSecretName(name)).toBe(false),
+  it.each(["PATH", "HOME", "PWD", "OLDPWD", "GIT_AUTHOR_NAME", "AUTH_DOMAIN", "SSH_AUTH_SOCK", "GIT_ASKPASS", "KEYBOARD_LAYOUT", "XAUTHORITY", "TOKEN_URL", "SECRETS_DIR", "AWS_ACCESS_KEY_ID"])(
+    "%s is not",
+    (name) => expect(isSecretName(name)).toBe(false),
   );
 });
 

@@ -2,14 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  keepLastGood,
-  loadMcpConfigFile,
-  mergeMcpConfigs,
-  parseMcpConfig,
-  sameServer,
-  type McpVars,
-} from "../../../src/core/mcp/config";
+import { keepLastGood, loadMcpConfigFile, mergeMcpConfigs, parseMcpConfig, sameServer, type McpVars } from "../../../src/core/mcp/config";
 
 const PROJECT = ".kilocode/mcp.json";
 const GLOBAL = "mcp_settings.json";
@@ -135,9 +128,7 @@ describe("expansion", () => {
   it("keeps the server but warns when a header or url uses an unset variable", () => {
     const result = parse({ api: { url: "https://h.example/mcp", headers: { Authorization: "Bearer ${env:API_TOKEN}" } } });
     expect(result.servers[0]!.headers).toEqual({ Authorization: "Bearer " });
-    expect(result.errors).toEqual([
-      '.kilocode/mcp.json: server "api": headers.Authorization uses ${env:API_TOKEN}, which is not set',
-    ]);
+    expect(result.errors).toEqual(['.kilocode/mcp.json: server "api": headers.Authorization uses ${env:API_TOKEN}, which is not set']);
   });
 
   it("refuses ${workspaceFolder} when no folder is open", () => {

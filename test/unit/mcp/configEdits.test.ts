@@ -122,7 +122,9 @@ describe("adding a server", () => {
   it("adds a stdio server after the others, in the file's indentation, as the loader reads it", () => {
     const text = ok(addServer(WRITTEN, FILE, "project", vars, { name: "git", transport: "stdio", command: "uvx", args: ["mcp-server-git"], env: { TOKEN: "x" } }));
     expect(text.startsWith(WRITTEN.slice(0, WRITTEN.indexOf('"customField"')))).toBe(true);
-    expect(text).toContain(`        },\n        "git": {\n            "command": "uvx",\n            "args": ["mcp-server-git"],\n            "env": {\n                "TOKEN": "x"\n            }\n        }\n    },\n    "otherTool"`);
+    expect(text).toContain(
+      `        },\n        "git": {\n            "command": "uvx",\n            "args": ["mcp-server-git"],\n            "env": {\n                "TOKEN": "x"\n            }\n        }\n    },\n    "otherTool"`,
+    );
     const git = loaded(text).git!;
     expect(git).toMatchObject({ transport: "stdio", command: "uvx", args: ["mcp-server-git"], env: { TOKEN: "x" }, source: "project" });
   });
@@ -139,8 +141,7 @@ describe("adding a server", () => {
   });
 
   it("refuses, naming the field, what the loader would refuse", () => {
-    const add = (server: Partial<Parameters<typeof addServer>[4]>) =>
-      refused(addServer(WRITTEN, FILE, "project", vars, { name: "new", transport: "stdio", ...server }));
+    const add = (server: Partial<Parameters<typeof addServer>[4]>) => refused(addServer(WRITTEN, FILE, "project", vars, { name: "new", transport: "stdio", ...server }));
     expect(add({ command: "  " })).toEqual({ ok: false, field: "command", message: "command must be a non-empty string" });
     expect(add({ transport: "streamable-http", url: "ftp://host/mcp" })).toEqual({ ok: false, field: "url", message: 'url must be an http or https URL, not "ftp://host/mcp"' });
     expect(add({ transport: "sse", url: "" })).toEqual({ ok: false, field: "url", message: "url must be a non-empty string" });

@@ -14,7 +14,14 @@ const schema = {
     ratio: { type: "number" },
     agree: { type: "boolean", title: "Agree" },
     friend: { type: "string", enum: ["Monica", "Ross"] },
-    hero: { type: "string", oneOf: [{ const: "h1", title: "Superman" }, { const: "h2", title: "Wonder Woman" }], default: "h1" },
+    hero: {
+      type: "string",
+      oneOf: [
+        { const: "h1", title: "Superman" },
+        { const: "h2", title: "Wonder Woman" },
+      ],
+      default: "h1",
+    },
     pet: { type: "string", enum: ["p1", "p2"], enumNames: ["Cats", "Dogs"] },
     tools: { type: "array", items: { type: "string", enum: ["Guitar", "Piano"] }, minItems: 1, maxItems: 2 },
   },
@@ -38,9 +45,27 @@ describe("the form of an elicitation request", () => {
     ]);
     expect(fields[0]).toMatchObject({ title: "Name", description: "Your full name", minLength: 2 });
     expect(fields[3]).toMatchObject({ integer: true, minimum: 0, maximum: 150, default: 30 });
-    expect(fields[7]).toMatchObject({ options: [{ value: "h1", label: "Superman" }, { value: "h2", label: "Wonder Woman" }], default: "h1" });
-    expect(fields[8]).toMatchObject({ options: [{ value: "p1", label: "Cats" }, { value: "p2", label: "Dogs" }] });
-    expect(fields[9]).toMatchObject({ options: [{ value: "Guitar", label: "Guitar" }, { value: "Piano", label: "Piano" }], minItems: 1, maxItems: 2 });
+    expect(fields[7]).toMatchObject({
+      options: [
+        { value: "h1", label: "Superman" },
+        { value: "h2", label: "Wonder Woman" },
+      ],
+      default: "h1",
+    });
+    expect(fields[8]).toMatchObject({
+      options: [
+        { value: "p1", label: "Cats" },
+        { value: "p2", label: "Dogs" },
+      ],
+    });
+    expect(fields[9]).toMatchObject({
+      options: [
+        { value: "Guitar", label: "Guitar" },
+        { value: "Piano", label: "Piano" },
+      ],
+      minItems: 1,
+      maxItems: 2,
+    });
   });
 
   it("refuses a nested object, an unknown type or format, naming the field", () => {

@@ -26,15 +26,24 @@ function params(over: Partial<Params> = {}): Params {
 
 describe("a sampling request in Kiln's terms", () => {
   it("keeps text and images for the model, names audio, and joins messages of one role in a row", () => {
-    const request = samplingRequestFrom("everything", params({
-      systemPrompt: "You are a calculator.",
-      messages: [
-        { role: "user", content: { type: "text", text: "Look at this:" } },
-        { role: "user", content: [{ type: "image", data: PIXEL, mimeType: "image/png" }, { type: "audio", data: "AAAA", mimeType: "audio/wav" }] },
-        { role: "assistant", content: { type: "text", text: "A pixel." } },
-        { role: "user", content: { type: "text", text: "What colour?" } },
-      ],
-    }));
+    const request = samplingRequestFrom(
+      "everything",
+      params({
+        systemPrompt: "You are a calculator.",
+        messages: [
+          { role: "user", content: { type: "text", text: "Look at this:" } },
+          {
+            role: "user",
+            content: [
+              { type: "image", data: PIXEL, mimeType: "image/png" },
+              { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+            ],
+          },
+          { role: "assistant", content: { type: "text", text: "A pixel." } },
+          { role: "user", content: { type: "text", text: "What colour?" } },
+        ],
+      }),
+    );
     expect(toLlmMessages(request.messages)).toEqual([
       {
         role: "user",
@@ -66,7 +75,11 @@ describe("a sampling request in Kiln's terms", () => {
 
 describe("running a sampling request", () => {
   it("sends the server's system prompt, messages and token cap, and answers with the text and the model", async () => {
-    const provider = new ReplyingProvider([{ type: "text", text: "Four" }, { type: "text", text: "." }, { type: "usage", inputTokens: 12, outputTokens: 2 }]);
+    const provider = new ReplyingProvider([
+      { type: "text", text: "Four" },
+      { type: "text", text: "." },
+      { type: "usage", inputTokens: 12, outputTokens: 2 },
+    ]);
     const request = samplingRequestFrom("s", params({ systemPrompt: "Be brief." }));
     const answer = await runSampling(provider, request, new AbortController().signal);
     expect(answer).toEqual({ text: "Four.", model: "test-model", stopReason: "endTurn" });
@@ -74,7 +87,10 @@ describe("running a sampling request", () => {
   });
 
   it("says the answer stopped at the cap when the model used every token, and fails on an empty answer", async () => {
-    const capped = new ReplyingProvider([{ type: "text", text: "Four and" }, { type: "usage", inputTokens: 1, outputTokens: 3 }]);
+    const capped = new ReplyingProvider([
+      { type: "text", text: "Four and" },
+      { type: "usage", inputTokens: 1, outputTokens: 3 },
+    ]);
     expect((await runSampling(capped, samplingRequestFrom("s", params({ maxTokens: 3 })), new AbortController().signal)).stopReason).toBe("maxTokens");
     const silent = new ReplyingProvider([{ type: "usage", inputTokens: 1, outputTokens: 0 }]);
     await expect(runSampling(silent, samplingRequestFrom("s", params()), new AbortController().signal)).rejects.toThrow(/no text/);

@@ -20,7 +20,13 @@ function server(over: Partial<McpServerView> = {}): McpServerView {
     transport: "stdio",
     state: "connected",
     tools: [
-      { name: "forecast", description: "Forecast for a city", inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } }, required: ["city"] }, alwaysAllow: false, enabled: true },
+      {
+        name: "forecast",
+        description: "Forecast for a city",
+        inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } }, required: ["city"] },
+        alwaysAllow: false,
+        enabled: true,
+      },
       { name: "alerts", description: "Weather alerts", inputSchema: { type: "object" }, alwaysAllow: true, enabled: true },
       { name: "admin", description: "Turned off", inputSchema: { type: "object" }, alwaysAllow: false, enabled: false },
     ],
@@ -81,7 +87,9 @@ describe("use_mcp_tool", () => {
     expect((await run("use_mcp_tool", { server_name: "weather", tool_name: "rain" })).forModel).toBe('Error: MCP server "weather" has no tool "rain". Its tools: forecast, alerts.');
     expect((await run("use_mcp_tool", { server_name: "weather", tool_name: "admin" })).forModel).toBe('Error: the user turned off admin on "weather".');
     const { run: offline } = setup(new FakeHub([server({ state: "error", error: "spawn weather ENOENT" })]));
-    expect((await offline("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"x"}' })).forModel).toBe('Error: MCP server "weather" is error (spawn weather ENOENT); it cannot be used now.');
+    expect((await offline("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"x"}' })).forModel).toBe(
+      'Error: MCP server "weather" is error (spawn weather ENOENT); it cannot be used now.',
+    );
     const { run: blocked } = setup(new FakeHub([server({ state: "needs-approval" })]));
     expect((await blocked("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"x"}' })).forModel).toContain("the user has not allowed it yet");
   });
@@ -104,7 +112,9 @@ describe("use_mcp_tool", () => {
     expect(hub.calls).toEqual([]);
     const ok = setup(hub);
     hub.result = { text: "city not found", images: [], isError: true };
-    expect((await ok.run("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"Atlantis"}' })).forModel).toBe('Error: weather/forecast reported an error:\n<untrusted source="mcp:weather/forecast">\ncity not found\n</untrusted>');
+    expect((await ok.run("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"Atlantis"}' })).forModel).toBe(
+      'Error: weather/forecast reported an error:\n<untrusted source="mcp:weather/forecast">\ncity not found\n</untrusted>',
+    );
     hub.result = { text: "a map", images: [{ mediaType: "image/png", data: PIXEL }], isError: false };
     const map = await ok.run("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"Oslo"}' });
     expect(map.status === "done" && map.images).toEqual([{ mediaType: "image/png", data: PIXEL }]);
@@ -125,7 +135,9 @@ describe("an MCP server's text as untrusted data", () => {
 describe("access_mcp_resource", () => {
   it("reads the resource after approval; an unknown server is named", async () => {
     const { run, asked } = setup(new FakeHub());
-    expect((await run("access_mcp_resource", { server_name: "weather", uri: "weather://city/oslo" })).forModel).toBe('<untrusted source="mcp:weather/weather://city/oslo">\ncontents of weather://city/oslo on weather\n</untrusted>');
+    expect((await run("access_mcp_resource", { server_name: "weather", uri: "weather://city/oslo" })).forModel).toBe(
+      '<untrusted source="mcp:weather/weather://city/oslo">\ncontents of weather://city/oslo on weather\n</untrusted>',
+    );
     expect(asked[0]!.summary).toBe("Read weather://city/oslo from weather");
     const { run: none } = setup(undefined);
     expect((await none("access_mcp_resource", { server_name: "weather", uri: "x" })).forModel).toBe("Error: no MCP servers are configured here.");

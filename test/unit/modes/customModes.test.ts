@@ -63,7 +63,10 @@ describe("custom modes", () => {
   it("project modes override global ones and built-ins by slug; a missing file is fine", () => {
     const dir = mkdtempSync(join(tmpdir(), "kiln-modes-"));
     const global = join(dir, "global.yaml");
-    writeFileSync(global, "customModes:\n  - slug: code\n    name: Global Code\n    roleDefinition: g\n    groups: [read]\n  - slug: extra\n    name: Extra\n    roleDefinition: e\n    groups: [read]\n");
+    writeFileSync(
+      global,
+      "customModes:\n  - slug: code\n    name: Global Code\n    roleDefinition: g\n    groups: [read]\n  - slug: extra\n    name: Extra\n    roleDefinition: e\n    groups: [read]\n",
+    );
     writeFileSync(join(dir, ".kilocodemodes"), "customModes:\n  - slug: extra\n    name: Project Extra\n    roleDefinition: p\n    groups: [read, edit]\n");
     const { modes, errors } = loadModes(dir, global);
     expect(errors).toEqual([]);

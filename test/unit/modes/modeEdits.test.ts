@@ -32,7 +32,16 @@ describe("mode file edits", () => {
     const back = parseModesFile(text, FILE);
     expect(back.errors).toEqual([]);
     expect(back.modes).toEqual([
-      { slug: "docs", name: "Docs", roleDefinition: "You write docs.", whenToUse: "Writing Markdown", description: undefined, customInstructions: undefined, groups: ["read", ["edit", { fileRegex: "\\.md$" }]], source: FILE },
+      {
+        slug: "docs",
+        name: "Docs",
+        roleDefinition: "You write docs.",
+        whenToUse: "Writing Markdown",
+        description: undefined,
+        customInstructions: undefined,
+        groups: ["read", ["edit", { fileRegex: "\\.md$" }]],
+        source: FILE,
+      },
     ]);
     expect(text).not.toContain("description");
   });

@@ -71,13 +71,7 @@ describe("rule discovery", () => {
     project(".roorules-code", "legacy code rule");
     global("rules/g.md", "global");
     global("rules-code/g-code.md", "global code rule");
-    expect(ids("code")).toEqual([
-      "global:rules/g.md",
-      "global:rules-code/g-code.md",
-      "project:.kilocode/rules/general.md",
-      "project:.kilocode/rules-code/code-only.md",
-      "project:.roorules-code",
-    ]);
+    expect(ids("code")).toEqual(["global:rules/g.md", "global:rules-code/g-code.md", "project:.kilocode/rules/general.md", "project:.kilocode/rules-code/code-only.md", "project:.roorules-code"]);
     expect(ids("architect")).toEqual(["global:rules/g.md", "project:.kilocode/rules/general.md", "project:.kilocode/rules-architect/plans.md"]);
     const code = discoverRules(where, "code").files;
     expect(code.find((f) => f.id === "project:.roorules-code")?.mode).toBe("code");

@@ -16,6 +16,6 @@ describe("JSON from a model, read behind a depth limit", () => {
   });
 
   it("holds for a tool's structured parameter given as JSON", () => {
-    expect(parseStructured(`[${"{\"a\":".repeat(100_000)}1${"}".repeat(100_000)}]`)).toEqual({ ok: false, error: "nested more than 64 levels deep, the limit for JSON arguments" });
+    expect(parseStructured(`[${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}]`)).toEqual({ ok: false, error: "nested more than 64 levels deep, the limit for JSON arguments" });
   });
 });

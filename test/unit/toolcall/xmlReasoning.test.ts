@@ -151,9 +151,35 @@ describe("XML parser: reasoning tags", () => {
 
   it("random tag soup with reasoning tags: every split gives the same blocks as one chunk", () => {
     const vocabulary = [
-      "<thinking>", "</thinking>", "<think>", "</think>", "<thin", "king>", "</thi", "nk>", "<read_file>", "</read_file>",
-      "<path>", "</path>", "<write_to_file>", "</write_to_file>", "<content>", "</content>", "<", ">", "</", "\n", "\r\n",
-      "\r", " ", "text", "a<b", "<attempt_completion>", "<result>", "</result>", "</attempt_completion>",
+      "<thinking>",
+      "</thinking>",
+      "<think>",
+      "</think>",
+      "<thin",
+      "king>",
+      "</thi",
+      "nk>",
+      "<read_file>",
+      "</read_file>",
+      "<path>",
+      "</path>",
+      "<write_to_file>",
+      "</write_to_file>",
+      "<content>",
+      "</content>",
+      "<",
+      ">",
+      "</",
+      "\n",
+      "\r\n",
+      "\r",
+      " ",
+      "text",
+      "a<b",
+      "<attempt_completion>",
+      "<result>",
+      "</result>",
+      "</attempt_completion>",
     ];
     const random = rng(4242);
     const seen = { reasoning: 0, tool: 0, unclosed: 0 };

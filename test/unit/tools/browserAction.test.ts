@@ -119,7 +119,9 @@ describe("browser_action without a browser process", () => {
   it("finds browsers in the usual places, the environment first", () => {
     const linux = chromeCandidates("linux", { PATH: "/opt/bin", CHROME_PATH: "/custom/chrome" });
     expect(linux[0]).toBe("/custom/chrome");
-    expect(linux).toEqual(expect.arrayContaining(["/opt/bin/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/snap/bin/chromium"]));
+    expect(linux).toEqual(
+      expect.arrayContaining(["/opt/bin/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/snap/bin/chromium"]),
+    );
     expect(chromeCandidates("darwin", {})).toContain("/Applications/Google Chrome.app/Contents/MacOS/Google Chrome");
     expect(chromeCandidates("win32", { PROGRAMFILES: "C:\\Program Files" })).toContain("C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe");
     const where = { platform: "linux" as const, env: { PATH: "" }, isExecutable: (p: string) => p === "/snap/bin/chromium" };

@@ -74,7 +74,7 @@ const notAFunction = 3;
       "12 | export class Circle extends Base implements Shape {",
       "13 |   constructor(private r: number) { super(); }",
       "14 |   area(): number {",
-      "17 |   name() { return \"circle\"; }",
+      '17 |   name() { return "circle"; }',
       "19 | export function makeCircle(r: number): Circle {",
       "22 | export const double = (n: number) => n * 2;",
     ],
@@ -99,7 +99,13 @@ function* ids() { yield 1; }
 const handler = function (event) { return event; };
 module.exports = { Store };
 `,
-    expected: ["1 | class Store {", "2 |   get(key) { return this.map[key]; }", "3 |   onClick = () => this.get(\"x\");", "5 | function* ids() { yield 1; }", "6 | const handler = function (event) { return event; };"],
+    expected: [
+      "1 | class Store {",
+      "2 |   get(key) { return this.map[key]; }",
+      '3 |   onClick = () => this.get("x");',
+      "5 | function* ids() { yield 1; }",
+      "6 | const handler = function (event) { return event; };",
+    ],
   },
   {
     file: "model.py",
@@ -185,7 +191,14 @@ enum Level { LOW, HIGH }
 
 record Pair(int a, int b) {}
 `,
-    expected: [" 3 | public class Main {", " 4 |     public Main() {}", " 5 |     public static void main(String[] args) {}", " 8 | interface Greeter { String greet(String name); }", "10 | enum Level { LOW, HIGH }", "12 | record Pair(int a, int b) {}"],
+    expected: [
+      " 3 | public class Main {",
+      " 4 |     public Main() {}",
+      " 5 |     public static void main(String[] args) {}",
+      " 8 | interface Greeter { String greet(String name); }",
+      "10 | enum Level { LOW, HIGH }",
+      "12 | record Pair(int a, int b) {}",
+    ],
   },
   {
     file: "list.c",
@@ -225,7 +238,14 @@ T clamp(T v, T lo, T hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 }
 `,
-    expected: [" 1 | namespace ui {", " 3 | class Widget {", " 5 |     void draw() const;", " 6 |     int width() const { return w; }", "11 | void Widget::draw() const {}", "14 | T clamp(T v, T lo, T hi) { return v < lo ? lo : v > hi ? hi : v; }"],
+    expected: [
+      " 1 | namespace ui {",
+      " 3 | class Widget {",
+      " 5 |     void draw() const;",
+      " 6 |     int width() const { return w; }",
+      "11 | void Widget::draw() const {}",
+      "14 | T clamp(T v, T lo, T hi) { return v < lo ? lo : v > hi ? hi : v; }",
+    ],
   },
   {
     file: "Service.cs",
@@ -243,7 +263,15 @@ T clamp(T v, T lo, T hi) { return v < lo ? lo : v > hi ? hi : v; }
     public record User(string Name);
 }
 `,
-    expected: [" 1 | namespace App.Services", " 3 |     public interface IService { void Run(); }", " 5 |     public class Service : IService", " 7 |         public Service() {}", " 8 |         public string Name { get; set; }", " 9 |         public void Run() {}", "12 |     public record User(string Name);"],
+    expected: [
+      " 1 | namespace App.Services",
+      " 3 |     public interface IService { void Run(); }",
+      " 5 |     public class Service : IService",
+      " 7 |         public Service() {}",
+      " 8 |         public string Name { get; set; }",
+      " 9 |         public void Run() {}",
+      "12 |     public record User(string Name);",
+    ],
   },
   {
     file: "greeter.rb",

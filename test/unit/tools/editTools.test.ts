@@ -56,7 +56,9 @@ describe("insert_content", () => {
   it("refuses a line past the end, a missing file and empty content, changing nothing", async () => {
     const past = await run("insert_content", { path: "list.txt", line: "4", content: "x" });
     expect(past.forModel).toBe("Error: list.txt has 3 lines, so there is no line 4 to insert before. Use line 0 to append at the end, or a line from 1 to 3.");
-    expect((await run("insert_content", { path: "nope.txt", line: "1", content: "x" })).forModel).toContain("Error: nope.txt does not exist. insert_content adds to existing files; create a file with write_to_file.");
+    expect((await run("insert_content", { path: "nope.txt", line: "1", content: "x" })).forModel).toContain(
+      "Error: nope.txt does not exist. insert_content adds to existing files; create a file with write_to_file.",
+    );
     expect((await run("insert_content", { path: "list.txt", line: "1", content: "" })).forModel).toContain("Error: content is empty");
     expect(file("list.txt")).toBe("one\ntwo\nthree\n");
     expect(asked).toEqual([]);
@@ -178,7 +180,9 @@ describe("delete_file", () => {
     writeFileSync(join(cwd, "full", "a.txt"), "a");
     writeFileSync(join(cwd, "full", "sub", "b.txt"), "b");
     const refused = await run("delete_file", { path: "full" });
-    expect(refused.forModel).toBe("Error: the folder full is not empty (2 files, 1 folder), so it was not deleted. Set recursive to true to delete it with everything in it, or delete what is in it first.");
+    expect(refused.forModel).toBe(
+      "Error: the folder full is not empty (2 files, 1 folder), so it was not deleted. Set recursive to true to delete it with everything in it, or delete what is in it first.",
+    );
     expect(existsSync(join(cwd, "full", "a.txt"))).toBe(true);
     asked = [];
     const done = await run("delete_file", { path: "full", recursive: "true" });

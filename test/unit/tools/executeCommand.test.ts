@@ -89,7 +89,10 @@ describe.runIf(posix)("execute_command with the node terminal", () => {
     expect(text.length).toBeLessThan(10_600);
     expect(text).toContain("Output:\n1\n2\n3\n");
     expect(text).toMatch(/5999\n6000$/);
-    const note = /\[… ([\d,]+) characters cut from the middle of the output \(lines (\d+)-(\d+)\)\. Page through them with read_command_output, id (\d+), start_line (\d+)\. It is also saved in full at (\S+)\. …\]/.exec(text);
+    const note =
+      /\[… ([\d,]+) characters cut from the middle of the output \(lines (\d+)-(\d+)\)\. Page through them with read_command_output, id (\d+), start_line (\d+)\. It is also saved in full at (\S+)\. …\]/.exec(
+        text,
+      );
     expect(note).not.toBeNull();
     const [, , from, to, id, start, file] = note!;
     // The lines around the cut are shown whole, and the note names exactly the missing ones.
@@ -161,7 +164,10 @@ describe.runIf(posix)("execute_command with the node terminal", () => {
       expect(result.forModel).toContain("PATH=");
       expect(result.forModel).not.toMatch(/sk-test-|OPENAI_API_KEY|KILN_API_KEY/);
     } finally {
-      for (const [name, value] of [["OPENAI_API_KEY", saved.openai], ["KILN_API_KEY", saved.kiln]] as const) {
+      for (const [name, value] of [
+        ["OPENAI_API_KEY", saved.openai],
+        ["KILN_API_KEY", saved.kiln],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -196,7 +202,16 @@ describe("the destructive command list", () => {
     expect(destructiveReason(command)).toBeDefined();
   });
 
-  it.each(["rm -rf node_modules", "rm -rf ./dist /tmp/kiln-build", "rm -f /etc/hosts.bak", "chmod -R 755 build", "curl -o a.sh https://example.com/a.sh", "curl https://x | shasum", "dd if=a.img of=b.img", "npm test"])("lets %s through", (command) => {
+  it.each([
+    "rm -rf node_modules",
+    "rm -rf ./dist /tmp/kiln-build",
+    "rm -f /etc/hosts.bak",
+    "chmod -R 755 build",
+    "curl -o a.sh https://example.com/a.sh",
+    "curl https://x | shasum",
+    "dd if=a.img of=b.img",
+    "npm test",
+  ])("lets %s through", (command) => {
     expect(destructiveReason(command)).toBeUndefined();
   });
 });
@@ -209,4 +224,3 @@ describe("terminal output as plain text", () => {
     expect(text).toBe("$ echo hihello\n20%\n30%\ndone\n");
   });
 });
-

@@ -144,7 +144,9 @@ describe("what cannot be kept is refused, and the file is left as it was", () =>
   it("a character the file's encoding cannot hold", async () => {
     put("fr.ts", LATIN1.bytes);
     const result = await run("search_and_replace", { path: "fr.ts", search: "Besançon", replace: "Besançon → Dijon" });
-    expect(result.forModel).toBe('Error: fr.ts is stored as ISO-8859-1, which cannot hold "→"; nothing was changed. Write the change without that character (an ASCII spelling, or an escape the file\'s language understands).');
+    expect(result.forModel).toBe(
+      'Error: fr.ts is stored as ISO-8859-1, which cannot hold "→"; nothing was changed. Write the change without that character (an ASCII spelling, or an escape the file\'s language understands).',
+    );
     expect(bytesOf("fr.ts")).toEqual(LATIN1.bytes);
     expect(asked).toEqual([]);
   });
@@ -153,7 +155,9 @@ describe("what cannot be kept is refused, and the file is left as it was", () =>
     const bytes = latin1("const s = 'é';\n");
     put("short.ts", bytes);
     const result = await run("apply_diff", { path: "short.ts", diff: diff("const s = 'é';", "const s = 'è';") });
-    expect(result.forModel).toMatch(/^Error: short\.ts cannot be edited safely: it is not UTF-8, and its encoding cannot be told for certain: it holds too few non-ASCII characters to tell; .*Nothing was changed, so that no byte of it is rewritten wrongly\./);
+    expect(result.forModel).toMatch(
+      /^Error: short\.ts cannot be edited safely: it is not UTF-8, and its encoding cannot be told for certain: it holds too few non-ASCII characters to tell; .*Nothing was changed, so that no byte of it is rewritten wrongly\./,
+    );
     expect(bytesOf("short.ts")).toEqual(bytes);
     expect(asked).toEqual([]);
     // read_file says why, and shows what it can.

@@ -113,10 +113,10 @@ describe("kiln run: limit flags", () => {
   });
 
   it.each([
-    [["--read-max-lines", "0"], "--read-max-lines must be a whole number from 1 to 100000 (got \"0\")"],
-    [["--read-max-lines", "2.5"], "--read-max-lines must be a whole number from 1 to 100000 (got \"2.5\")"],
-    [["--result-max-chars", "lots"], "--result-max-chars must be a whole number from 1000 to 10000000 (got \"lots\")"],
-    [["--output-max-chars", "999"], "--output-max-chars must be a whole number from 1000 to 1000000 (got \"999\")"],
+    [["--read-max-lines", "0"], '--read-max-lines must be a whole number from 1 to 100000 (got "0")'],
+    [["--read-max-lines", "2.5"], '--read-max-lines must be a whole number from 1 to 100000 (got "2.5")'],
+    [["--result-max-chars", "lots"], '--result-max-chars must be a whole number from 1000 to 10000000 (got "lots")'],
+    [["--output-max-chars", "999"], '--output-max-chars must be a whole number from 1000 to 1000000 (got "999")'],
   ])("refuses %j with a usage error that says what is allowed", (flags, message) => {
     expect(() => parse(...flags)).toThrow(new UsageError(message));
   });

@@ -155,10 +155,7 @@ describe("tool pipeline", () => {
 
   it("caps long results and keeps the full text where the model can read it", async () => {
     const saved: string[] = [];
-    const result = await runToolCall(
-      call("read_file", { path: "src/a.ts" }),
-      deps({ maxResultChars: 100, saveOverflow: async (_tool, text) => (saved.push(text), ".kiln/results/read_file-1.txt") }),
-    );
+    const result = await runToolCall(call("read_file", { path: "src/a.ts" }), deps({ maxResultChars: 100, saveOverflow: async (_tool, text) => (saved.push(text), ".kiln/results/read_file-1.txt") }));
     expect(result.forModel.length).toBeLessThan(300);
     expect(result.forModel).toMatch(/\[Result cut at 100 of \d+ characters\. The full result is saved at \.kiln\/results\/read_file-1\.txt/);
     expect(saved[0]).toContain("500 | line 500");

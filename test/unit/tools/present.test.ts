@@ -15,7 +15,7 @@ const SAMPLES: Record<string, string> = {
   args: "<file><path>a.ts</path><line_range>1-20</line_range></file><file><path>b.ts</path></file>",
   todos: "- [x] Read the code\n- [-] Write the test\n- [ ] Run it",
   arguments: '{"city": "Oslo", "days": 3}',
-  follow_up: "<suggest>Yes</suggest><suggest mode=\"code\">No</suggest>",
+  follow_up: '<suggest>Yes</suggest><suggest mode="code">No</suggest>',
   content: "export const a = 1;\nexport const b = 2;\n",
   url: "http://localhost:3000/index.html",
   command: "npm test -- --run",
@@ -37,12 +37,7 @@ const half = (text: string) => text.slice(0, Math.ceil(text.length / 2));
 function argumentSets(tool: AnyTool): Record<string, string>[] {
   const names = Object.keys(tool.params);
   const whole = Object.fromEntries(names.map((name) => [name, sample(name, tool)]));
-  return [
-    {},
-    ...names.flatMap((name) => [{ [name]: whole[name]! }, { [name]: half(whole[name]!) }, { [name]: "" }]),
-    whole,
-    Object.fromEntries(names.map((name) => [name, half(whole[name]!)])),
-  ];
+  return [{}, ...names.flatMap((name) => [{ [name]: whole[name]! }, { [name]: half(whole[name]!) }, { [name]: "" }]), whole, Object.fromEntries(names.map((name) => [name, half(whole[name]!)]))];
 }
 
 function expectWellFormed(view: ToolView, what: string): void {
@@ -111,14 +106,24 @@ describe("what the views say", () => {
     const streaming = "<<<<<<< SEARCH\n:start_line:3\n-------\nold line\n=======\nnew line\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nsec\n=======\nnew";
     expect(view("apply_diff", { path: "a.ts", diff: streaming }).body).toEqual({
       kind: "diff",
-      hunks: [{ label: "at line 3", removed: ["old line"], added: ["new line"] }, { removed: ["sec"], added: ["new"] }],
+      hunks: [
+        { label: "at line 3", removed: ["old line"], added: ["new line"] },
+        { removed: ["sec"], added: ["new"] },
+      ],
     });
   });
 
   it("execute_command: the command line with where and how long; the follow-up question only until it has run", () => {
     expect(view("execute_command", { command: "npm test", cwd: "pkg", timeout: "30" }, "done")).toEqual({
       title: "execute_command",
-      body: { kind: "command", command: "npm test", fields: [{ label: "in", value: "pkg" }, { label: "timeout", value: "30 s" }] },
+      body: {
+        kind: "command",
+        command: "npm test",
+        fields: [
+          { label: "in", value: "pkg" },
+          { label: "timeout", value: "30 s" },
+        ],
+      },
     });
     expect(view("ask_followup_question", { question: "Which file?" }, "waiting").body).toEqual({ kind: "markdown", text: "Which file?" });
     expect(view("ask_followup_question", { question: "Which file?" }, "done").body).toBeUndefined();

@@ -50,7 +50,11 @@ const LINES = "alpha\nbeta\ngamma\ndelta\nepsilon\n";
 describe("an edit whose file changes while it waits", () => {
   it("apply_diff finds its block again in the new content: both changes are kept, and the model is told", async () => {
     writeFileSync(file(), LINES);
-    const result = await run("apply_diff", { path: "notes.txt", diff: block("beta", "BETA") }, deps(() => writeFileSync(file(), LINES.replace("epsilon", "EPSILON (the user)"))));
+    const result = await run(
+      "apply_diff",
+      { path: "notes.txt", diff: block("beta", "BETA") },
+      deps(() => writeFileSync(file(), LINES.replace("epsilon", "EPSILON (the user)"))),
+    );
     expect(text()).toBe("alpha\nBETA\ngamma\ndelta\nEPSILON (the user)\n");
     expect(result.forModel).toMatch(/^Applied 1 block to notes\.txt\./);
     expect(result.forModel).toMatch(/notes\.txt had changed after you read it .*made again on the file as it was then/);
@@ -58,7 +62,11 @@ describe("an edit whose file changes while it waits", () => {
 
   it("apply_diff whose lines were changed by the other side writes nothing and says why", async () => {
     writeFileSync(file(), LINES);
-    const result = await run("apply_diff", { path: "notes.txt", diff: block("beta", "BETA") }, deps(() => writeFileSync(file(), LINES.replace("beta", "beta, rewritten by the user"))));
+    const result = await run(
+      "apply_diff",
+      { path: "notes.txt", diff: block("beta", "BETA") },
+      deps(() => writeFileSync(file(), LINES.replace("beta", "beta, rewritten by the user"))),
+    );
     expect(text()).toBe(LINES.replace("beta", "beta, rewritten by the user"));
     expect(result.forModel).toMatch(/^Error: notes\.txt changed after your edit was made from it .*no longer applies/);
     expect(result.forModel).toMatch(/exactly\. Nothing was written; read the file again/);
@@ -66,37 +74,61 @@ describe("an edit whose file changes while it waits", () => {
 
   it("search_and_replace is made again on the new content", async () => {
     writeFileSync(file(), LINES);
-    const result = await run("search_and_replace", { path: "notes.txt", search: "gamma", replace: "GAMMA" }, deps(() => writeFileSync(file(), `zeta\n${LINES}`)));
+    const result = await run(
+      "search_and_replace",
+      { path: "notes.txt", search: "gamma", replace: "GAMMA" },
+      deps(() => writeFileSync(file(), `zeta\n${LINES}`)),
+    );
     expect(text()).toBe(`zeta\n${LINES.replace("gamma", "GAMMA")}`);
     expect(result.forModel).toMatch(/had changed after you read it/);
   });
 
   it("insert_content at a line number refuses, appending is made again", async () => {
     writeFileSync(file(), LINES);
-    const atLine = await run("insert_content", { path: "notes.txt", line: "2", content: "inserted" }, deps(() => writeFileSync(file(), `zeta\n${LINES}`)));
+    const atLine = await run(
+      "insert_content",
+      { path: "notes.txt", line: "2", content: "inserted" },
+      deps(() => writeFileSync(file(), `zeta\n${LINES}`)),
+    );
     expect(atLine.forModel).toMatch(/^Error: notes\.txt changed after your edit was made from it/);
     expect(text()).toBe(`zeta\n${LINES}`);
-    const appended = await run("insert_content", { path: "notes.txt", line: "0", content: "omega" }, deps(() => writeFileSync(file(), `${LINES}eta\n`)));
+    const appended = await run(
+      "insert_content",
+      { path: "notes.txt", line: "0", content: "omega" },
+      deps(() => writeFileSync(file(), `${LINES}eta\n`)),
+    );
     expect(appended.forModel).toMatch(/^Inserted 1 line/);
     expect(text()).toBe(`${LINES}eta\nomega\n`);
   });
 
   it("write_to_file does not overwrite a change it never saw", async () => {
     writeFileSync(file(), LINES);
-    const result = await run("write_to_file", { path: "notes.txt", content: "all new\n" }, deps(() => writeFileSync(file(), `${LINES}from another task\n`)));
+    const result = await run(
+      "write_to_file",
+      { path: "notes.txt", content: "all new\n" },
+      deps(() => writeFileSync(file(), `${LINES}from another task\n`)),
+    );
     expect(text()).toBe(`${LINES}from another task\n`);
     expect(result.forModel).toMatch(/^Error: notes\.txt changed after your edit was made from it .*nothing was written/);
   });
 
   it("write_to_file does not create a file someone else created meanwhile", async () => {
-    const result = await run("write_to_file", { path: "new.txt", content: "mine\n" }, deps(() => writeFileSync(file("new.txt"), "theirs\n")));
+    const result = await run(
+      "write_to_file",
+      { path: "new.txt", content: "mine\n" },
+      deps(() => writeFileSync(file("new.txt"), "theirs\n")),
+    );
     expect(text("new.txt")).toBe("theirs\n");
     expect(result.forModel).toMatch(/created it/);
   });
 
   it("delete_file keeps a file that changed while the deletion waited", async () => {
     writeFileSync(file(), LINES);
-    const result = await run("delete_file", { path: "notes.txt" }, deps(() => writeFileSync(file(), `${LINES}kept\n`)));
+    const result = await run(
+      "delete_file",
+      { path: "notes.txt" },
+      deps(() => writeFileSync(file(), `${LINES}kept\n`)),
+    );
     expect(existsSync(file())).toBe(true);
     expect(result.forModel).toMatch(/^Error: notes\.txt changed/);
   });

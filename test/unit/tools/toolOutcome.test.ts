@@ -77,7 +77,7 @@ function lastSent(request: LlmRequest): string {
 const toolCards = (items: ChatItem[]) => items.flatMap((item) => (item.role === "tool" ? [item] : []));
 const STOP = "3 tool calls failed in a row";
 
-describe("a file whose text begins with \"Error:\"", () => {
+describe('a file whose text begins with "Error:"', () => {
   it("read three times in a row is three results: the task goes on, and the model gets each file's content", async () => {
     const cwd = workspace({
       "logs/a.log": "Error: connection refused\n",
@@ -98,14 +98,18 @@ describe("a file whose text begins with \"Error:\"", () => {
     expect(lastSent(requests[2]!)).toContain('[read_file] Result:\n<file path="logs/b.log" lines="1-1" total="1">\n1 | Error: disk full\n</file>');
     expect(lastSent(requests[3]!)).toContain('[read_file] Result:\n<file path="logs/c.log" lines="1-1" total="1">\n1 | Error: out of memory\n</file>');
     const items = task.snapshot();
-    expect(toolCards(items).filter((card) => card.name === "read_file").map((card) => card.status)).toEqual(["done", "done", "done"]);
+    expect(
+      toolCards(items)
+        .filter((card) => card.name === "read_file")
+        .map((card) => card.status),
+    ).toEqual(["done", "done", "done"]);
     expect(JSON.stringify(items)).not.toContain(STOP);
     task.dispose();
   });
 });
 
 // A file name may hold a colon where the tests run (not on Windows): a listing can then begin with "Error:".
-describe.runIf(process.platform !== "win32")("a listing whose first line begins with \"Error:\"", () => {
+describe.runIf(process.platform !== "win32")('a listing whose first line begins with "Error:"', () => {
   const reports = {
     "build/Error: step 1.log": "",
     "deploy/Error: rollback.log": "",
@@ -126,7 +130,11 @@ describe.runIf(process.platform !== "win32")("a listing whose first line begins 
     expect(lastSent(requests[2]!)).toBe("[list_files] Result:\nError: rollback.log");
     expect(lastSent(requests[3]!)).toBe("[list_files] Result:\nError: flaky.log");
     const items = task.snapshot();
-    expect(toolCards(items).filter((card) => card.name === "list_files").map((card) => card.status)).toEqual(["done", "done", "done"]);
+    expect(
+      toolCards(items)
+        .filter((card) => card.name === "list_files")
+        .map((card) => card.status),
+    ).toEqual(["done", "done", "done"]);
     expect(JSON.stringify(items)).not.toContain(STOP);
     task.dispose();
   });

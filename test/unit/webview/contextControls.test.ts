@@ -13,7 +13,9 @@ const TASK: TaskInfo = { mode: "code", tokensIn: 90_000, tokensOut: 3_000, cache
 function chat(items: ChatItem[], task: Partial<TaskInfo>, busy = false) {
   const store = new ChatStore((fn) => fn());
   render(h(App, { store }));
-  act(() => store.apply({ type: "chat/snapshot", items: [{ id: "m1", role: "user", text: "Refactor the parser" }, ...items], busy, provider: { kind: "openai", model: "gpt-4o" }, task: { ...TASK, ...task } }));
+  act(() =>
+    store.apply({ type: "chat/snapshot", items: [{ id: "m1", role: "user", text: "Refactor the parser" }, ...items], busy, provider: { kind: "openai", model: "gpt-4o" }, task: { ...TASK, ...task } }),
+  );
 }
 
 const BUDGET_STOP: ChatItem = {

@@ -9,7 +9,23 @@ import { posted } from "./host";
 import { App, ChatStore, HistoryStore, McpStore } from "./ui";
 
 function entry(id: string, title: string, fields: Partial<HistoryEntry> = {}): HistoryEntry {
-  return { id, title, workspace: "/work/app", mode: "code", model: "m", protocol: "xml", tokensIn: 100, tokensOut: 20, cacheRead: 0, cacheWrite: 0, createdAt: 1, updatedAt: 1, favorite: false, status: "completed", ...fields };
+  return {
+    id,
+    title,
+    workspace: "/work/app",
+    mode: "code",
+    model: "m",
+    protocol: "xml",
+    tokensIn: 100,
+    tokensOut: 20,
+    cacheRead: 0,
+    cacheWrite: 0,
+    createdAt: 1,
+    updatedAt: 1,
+    favorite: false,
+    status: "completed",
+    ...fields,
+  };
 }
 
 const STATE: HistoryViewState = {

@@ -3,12 +3,7 @@ import { splitBlocks } from "../../../webview-ui/src/markdownBlocks";
 
 describe("splitting Markdown into independently rendered pieces", () => {
   it("splits paragraphs, headings and code at blank lines, dropping the blank lines", () => {
-    expect(splitBlocks("# Title\n\nFirst paragraph\nstill first.\n\n```ts\nx\n```\n\nLast.\n\n")).toEqual([
-      "# Title",
-      "First paragraph\nstill first.",
-      "```ts\nx\n```",
-      "Last.",
-    ]);
+    expect(splitBlocks("# Title\n\nFirst paragraph\nstill first.\n\n```ts\nx\n```\n\nLast.\n\n")).toEqual(["# Title", "First paragraph\nstill first.", "```ts\nx\n```", "Last."]);
   });
 
   it("keeps the earlier pieces' text unchanged while the message grows (their renders stay memoized)", () => {
@@ -28,10 +23,7 @@ describe("splitting Markdown into independently rendered pieces", () => {
   });
 
   it("keeps loose lists and indented continuations with what they continue", () => {
-    expect(splitBlocks("1. first\n\n2. second\n\n   more of second\n\n       code in second\n\nAfter.")).toEqual([
-      "1. first\n\n2. second\n\n   more of second\n\n       code in second",
-      "After.",
-    ]);
+    expect(splitBlocks("1. first\n\n2. second\n\n   more of second\n\n       code in second\n\nAfter.")).toEqual(["1. first\n\n2. second\n\n   more of second\n\n       code in second", "After."]);
     expect(splitBlocks("- a\n\n- b")).toEqual(["- a\n\n- b"]);
   });
 

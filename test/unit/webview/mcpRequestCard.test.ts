@@ -24,8 +24,26 @@ const form: McpRequestItem = {
       { kind: "text", name: "name", title: "Name", required: true, description: "Your full name" },
       { kind: "number", name: "age", integer: true, minimum: 0, required: false },
       { kind: "boolean", name: "agree", title: "I agree", required: false },
-      { kind: "select", name: "color", title: "Colour", required: true, options: [{ value: "r", label: "Red" }, { value: "g", label: "Green" }] },
-      { kind: "multiselect", name: "tools", title: "Instruments", required: false, options: [{ value: "guitar", label: "Guitar" }, { value: "piano", label: "Piano" }] },
+      {
+        kind: "select",
+        name: "color",
+        title: "Colour",
+        required: true,
+        options: [
+          { value: "r", label: "Red" },
+          { value: "g", label: "Green" },
+        ],
+      },
+      {
+        kind: "multiselect",
+        name: "tools",
+        title: "Instruments",
+        required: false,
+        options: [
+          { value: "guitar", label: "Guitar" },
+          { value: "piano", label: "Piano" },
+        ],
+      },
     ],
   },
 };

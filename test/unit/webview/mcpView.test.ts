@@ -61,7 +61,7 @@ describe("the sidebar's MCP view", () => {
   });
 
   it("shows each server's state, error, tools with both switches, resources and prompts, and the files' problems", () => {
-    openMcp(state(undefined, [".kilocode/mcp.json: server \"x\": command must be a non-empty string"]));
+    openMcp(state(undefined, ['.kilocode/mcp.json: server "x": command must be a non-empty string']));
     const [everything, broken] = screen.getAllByTestId("mcp-server");
     expect(el(broken).dataset.state).toBe("error");
     expect(el(within(broken!).getByTestId("mcp-server-error")).textContent).toBe("spawn nope ENOENT");
@@ -126,7 +126,15 @@ describe("the sidebar's MCP view", () => {
     fireEvent.change(screen.getByTestId("mcp-add-env"), { target: { value: "GIT_TOKEN=abc=def" } });
     fireEvent.click(screen.getByTestId("mcp-add-save"));
     const [add] = sent("mcp/add");
-    expect(add!.form).toEqual({ name: "git", scope: "project", transport: "stdio", command: "uvx", args: ["mcp-server-git", "--repository", "."], url: "", env: [{ name: "GIT_TOKEN", value: "abc=def" }] });
+    expect(add!.form).toEqual({
+      name: "git",
+      scope: "project",
+      transport: "stdio",
+      command: "uvx",
+      args: ["mcp-server-git", "--repository", "."],
+      url: "",
+      env: [{ name: "GIT_TOKEN", value: "abc=def" }],
+    });
     // The host's refusal keeps the form and what was typed; its acceptance closes it.
     await answer(add!, { ok: false, field: "name", message: '.kilocode/mcp.json already has a server "git"' });
     expect(el(screen.getByTestId("mcp-add-error")).textContent).toBe('name: .kilocode/mcp.json already has a server "git"');

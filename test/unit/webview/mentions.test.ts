@@ -10,7 +10,9 @@ import { App, ChatStore } from "./ui";
 function chat() {
   const store = new ChatStore((fn) => fn());
   render(h(App, { store }));
-  act(() => store.apply({ type: "chat/snapshot", items: [], busy: false, provider: { kind: "openai", model: "m" }, task: { mode: "code", tokensIn: 0, tokensOut: 0, cacheRead: 0, cacheWrite: 0, todos: [] } }));
+  act(() =>
+    store.apply({ type: "chat/snapshot", items: [], busy: false, provider: { kind: "openai", model: "m" }, task: { mode: "code", tokensIn: 0, tokensOut: 0, cacheRead: 0, cacheWrite: 0, todos: [] } }),
+  );
 }
 
 const input = () => screen.getByTestId("chat-input");
@@ -39,7 +41,14 @@ describe("the @ picker in the chat input", () => {
     const picker = screen.getByTestId("input-picker");
     expect(el(picker).getAttribute("role")).toBe("listbox");
     expect(el(input()).getAttribute("aria-expanded")).toBe("true");
-    expect((await answerSearch([{ path: "src/greet.ts", kind: "file" }, { path: "src/greetings", kind: "folder" }])).query).toBe("gre");
+    expect(
+      (
+        await answerSearch([
+          { path: "src/greet.ts", kind: "file" },
+          { path: "src/greetings", kind: "folder" },
+        ])
+      ).query,
+    ).toBe("gre");
     expect(options()).toEqual(["src/greet.ts", "src/greetings/"]);
     expect(el(input()).getAttribute("aria-activedescendant")).toBe(el(screen.getAllByTestId("picker-option")[0]).getAttribute("id"));
   });
@@ -47,7 +56,10 @@ describe("the @ picker in the chat input", () => {
   it("picks with the keyboard: ArrowDown then Enter inserts the mention without sending", async () => {
     chat();
     typeText("explain @src");
-    await answerSearch([{ path: "src/a.ts", kind: "file" }, { path: "src/my dir", kind: "folder" }]);
+    await answerSearch([
+      { path: "src/a.ts", kind: "file" },
+      { path: "src/my dir", kind: "folder" },
+    ]);
     key("ArrowDown");
     expect(el(screen.getAllByTestId("picker-option")[1]).getAttribute("aria-selected")).toBe("true");
     key("Enter");

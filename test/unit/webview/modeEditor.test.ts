@@ -25,7 +25,16 @@ const ASK_GLOBAL: ModeView = { slug: "ask", name: "Ask (ours)", source: "/storag
 
 function show(modes: ModeView[] = [CODE, DOCS, ASK_GLOBAL], hasWorkspace = true) {
   const model = new SettingsModel();
-  const state: SettingsState = { profiles: [], active: "default", modes, autoApprove: APPROVE, options: { ...OPTION_DEFAULTS, workspaceFields: [] }, rules: { files: [], globalDir: "" }, errors: [], hasWorkspace };
+  const state: SettingsState = {
+    profiles: [],
+    active: "default",
+    modes,
+    autoApprove: APPROVE,
+    options: { ...OPTION_DEFAULTS, workspaceFields: [] },
+    rules: { files: [], globalDir: "" },
+    errors: [],
+    hasWorkspace,
+  };
   model.apply({ type: "settings/state", state });
   render(h(SettingsApp, { model }));
   return model;

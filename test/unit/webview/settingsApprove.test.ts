@@ -21,7 +21,16 @@ const APPROVE: AutoApproveView = {
 };
 
 function state(approve: Partial<AutoApproveView> = {}): SettingsState {
-  return { profiles: [], active: "default", modes: [], autoApprove: { ...APPROVE, ...approve }, options: { ...OPTION_DEFAULTS, workspaceFields: [] }, rules: { files: [], globalDir: "" }, errors: [], hasWorkspace: true };
+  return {
+    profiles: [],
+    active: "default",
+    modes: [],
+    autoApprove: { ...APPROVE, ...approve },
+    options: { ...OPTION_DEFAULTS, workspaceFields: [] },
+    rules: { files: [], globalDir: "" },
+    errors: [],
+    hasWorkspace: true,
+  };
 }
 
 function show(approve: Partial<AutoApproveView> = {}) {

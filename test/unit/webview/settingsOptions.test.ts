@@ -14,7 +14,16 @@ const mode = (slug: string, name: string): ModeView => ({ slug, name, source: "b
 const MODES = [mode("code", "Code"), mode("architect", "Architect"), mode("ask", "Ask")];
 
 function state(options: Partial<OptionsView> = {}): SettingsState {
-  return { profiles: [], active: "default", modes: MODES, autoApprove: APPROVE, options: { ...OPTION_DEFAULTS, workspaceFields: [], ...options }, rules: { files: [], globalDir: "" }, errors: [], hasWorkspace: true };
+  return {
+    profiles: [],
+    active: "default",
+    modes: MODES,
+    autoApprove: APPROVE,
+    options: { ...OPTION_DEFAULTS, workspaceFields: [], ...options },
+    rules: { files: [], globalDir: "" },
+    errors: [],
+    hasWorkspace: true,
+  };
 }
 
 function show(options: Partial<OptionsView> = {}) {

@@ -69,7 +69,13 @@ describe("settings: a profile's own auto-condense threshold", () => {
     expect(posted).toEqual([]);
     fireEvent.change(screen.getByTestId("field-autoCondensePercent"), { target: { value: "60" } });
     fireEvent.click(screen.getByTestId("save-profile"));
-    expect(posted).toEqual([expect.objectContaining({ type: "request", method: "settings/saveProfile", params: expect.objectContaining({ original: "Local", profile: expect.objectContaining({ autoCondensePercent: 60 }) }) })]);
+    expect(posted).toEqual([
+      expect.objectContaining({
+        type: "request",
+        method: "settings/saveProfile",
+        params: expect.objectContaining({ original: "Local", profile: expect.objectContaining({ autoCondensePercent: 60 }) }),
+      }),
+    ]);
   });
 
   it("is not offered for the default profile, whose threshold is the setting", () => {

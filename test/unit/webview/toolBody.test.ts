@@ -29,7 +29,17 @@ describe("a tool card draws its view by the kind of body", () => {
   });
 
   it("fields: label and value rows; code and values of several lines as code", () => {
-    const { root } = card({ title: "t", body: { kind: "fields", fields: [{ label: "in", value: "src" }, { label: "regex", value: "a+b", code: true }, { label: "text", value: "one\ntwo" }] } });
+    const { root } = card({
+      title: "t",
+      body: {
+        kind: "fields",
+        fields: [
+          { label: "in", value: "src" },
+          { label: "regex", value: "a+b", code: true },
+          { label: "text", value: "one\ntwo" },
+        ],
+      },
+    });
     expect(texts(root, "dt")).toEqual(["in", "regex", "text"]);
     expect(texts(root, "dd")).toEqual(["src", "a+b", "one\ntwo"]);
     expect(texts(root, "dd code")).toEqual(["a+b", "one\ntwo"]);
@@ -102,11 +112,7 @@ describe("a tool card draws its view by the kind of body", () => {
   });
 
   it("checklist: its text above, each item with its state", () => {
-    const items = [
-      { text: "Read", status: "completed" as const },
-      { text: "Write", status: "in_progress" as const },
-      { text: "not an item" },
-    ];
+    const items = [{ text: "Read", status: "completed" as const }, { text: "Write", status: "in_progress" as const }, { text: "not an item" }];
     const { node, root } = card({ title: "t", body: { kind: "checklist", text: "Design it.", items } }, "streaming");
     expect(root.querySelector(".tool-markdown")?.textContent).toBe("Design it.");
     const shown = [...el(within(node).getByTestId("checklist")).querySelectorAll("li")];

@@ -101,8 +101,7 @@ describe("the sidebar runs the agent loop in the workspace", () => {
     const posted: HostToWebview[] = [];
     const listener = api.sidebar.onDidPost((m) => posted.push(m));
     const done = exchange(api.sidebar, { type: "chat/send", text: "Write approved.txt" }, 30_000);
-    const waitingCard = () =>
-      posted.flatMap((m) => (m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.status === "waiting" && m.item.approval ? [m.item] : [])).at(-1);
+    const waitingCard = () => posted.flatMap((m) => (m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.status === "waiting" && m.item.approval ? [m.item] : [])).at(-1);
     const first = await waitFor("the first approval card", waitingCard);
     assert.equal(first.approval?.summary, "Write approved.txt (1 line)");
     assert.match(first.approval?.diff ?? "", /\+first/);
@@ -113,7 +112,9 @@ describe("the sidebar runs the agent loop in the workspace", () => {
     await done;
     listener.dispose();
     assert.equal(readFileSync(target, "utf8"), "second\n");
-    const statuses = items(posted).filter((i) => i.role === "tool" && i.name === "write_to_file").map((i) => i.role === "tool" && i.status);
+    const statuses = items(posted)
+      .filter((i) => i.role === "tool" && i.name === "write_to_file")
+      .map((i) => i.role === "tool" && i.status);
     assert.deepEqual(statuses, ["denied", "done"]);
     assert.match(JSON.stringify(server.requests.at(-2)!.body.messages), /The user denied write_to_file and said:\\n<feedback>\\nsay second, not first/);
   });
@@ -136,13 +137,16 @@ describe("the sidebar runs the agent loop in the workspace", () => {
     );
     const posted = await exchange(api.sidebar, { type: "chat/send", text: "Edit the notes" }, 30_000);
     const tools = items(posted).filter((i) => i.role === "tool");
-    assert.deepEqual(tools.map((t) => t.role === "tool" && [t.name, t.status]), [
-      ["apply_diff", "done"],
-      ["insert_content", "done"],
-      ["search_and_replace", "done"],
-      ["delete_file", "done"],
-      ["attempt_completion", "done"],
-    ]);
+    assert.deepEqual(
+      tools.map((t) => t.role === "tool" && [t.name, t.status]),
+      [
+        ["apply_diff", "done"],
+        ["insert_content", "done"],
+        ["search_and_replace", "done"],
+        ["delete_file", "done"],
+        ["attempt_completion", "done"],
+      ],
+    );
     assert.equal(readFileSync(file, "utf8"), "ALPHA\r\nBETA\r\ngamma\r\ndelta\r\n");
     assert.equal(existsSync(doomed), false);
   });
@@ -170,9 +174,7 @@ describe("the sidebar runs the agent loop in the workspace", () => {
     const posted: HostToWebview[] = [];
     const listener = api.sidebar.onDidPost((m) => posted.push(m));
     const done = exchange(api.sidebar, { type: "chat/send", text: "Read /etc/hostname" }, 30_000);
-    const card = await waitFor("the approval card", () =>
-      posted.flatMap((m) => (m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval ? [m.item] : [])).at(-1),
-    );
+    const card = await waitFor("the approval card", () => posted.flatMap((m) => (m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval ? [m.item] : [])).at(-1));
     assert.equal(card.approval?.outsideWorkspace, true);
     api.sidebar.receive({ type: "chat/cancel" });
     await done;

@@ -60,10 +60,7 @@ describe("auto-approve settings in the running chat", () => {
       reads.map((c) => [c.status, c.approval]),
       [["done", undefined]],
     );
-    assert.ok(
-      !on.posted.some((m) => m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval !== undefined),
-      "nothing asked with auto-approve on",
-    );
+    assert.ok(!on.posted.some((m) => m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval !== undefined), "nothing asked with auto-approve on");
     assert.match(toolCards(on.posted)[0]!.result ?? "", /export function greet/);
   });
 
@@ -96,10 +93,7 @@ describe("auto-approve settings in the running chat", () => {
     await turn.done;
     const push = toolCards(turn.posted).find((c) => c.name === "execute_command");
     assert.equal(push?.status, "denied");
-    assert.ok(
-      !turn.posted.some((m) => m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval !== undefined),
-      "no card asked the user",
-    );
+    assert.ok(!turn.posted.some((m) => m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval !== undefined), "no card asked the user");
     const told = promptOf(server.requests[before + 1]!).all;
     assert.match(told, /Kiln refused execute_command without asking the user/);
     assert.match(told, /matches the denied command prefix \\"git push\\"\. Denied commands are refused without asking/);
@@ -118,11 +112,7 @@ describe("auto-approve settings in the running chat", () => {
   it("Max Requests 1: the first read runs unasked, the second asks and says why", async () => {
     const api = await kiln();
     restore = undoBoth(restore, await setKiln({ autoApproveMaxRequests: 1 }));
-    server.enqueue(
-      xmlCall("read_file", { path: "src/greet.ts" }),
-      xmlCall("read_file", { path: "README.md" }),
-      xmlCall("attempt_completion", { result: "read both" }),
-    );
+    server.enqueue(xmlCall("read_file", { path: "src/greet.ts" }), xmlCall("read_file", { path: "README.md" }), xmlCall("attempt_completion", { result: "read both" }));
     const turn = startTurn(api.sidebar, "read two files");
     const card = await turn.card("the second read to ask");
     assert.equal(card.params.path, "README.md");
@@ -149,7 +139,9 @@ describe("auto-approve settings in the running chat", () => {
     const turn = startTurn(api.sidebar, "read with a bad limit");
     await turn.done.finally(() => logs.dispose());
     assert.deepEqual(
-      toolCards(turn.posted).filter((c) => c.name === "read_file").map((c) => c.status),
+      toolCards(turn.posted)
+        .filter((c) => c.name === "read_file")
+        .map((c) => c.status),
       ["done", "done"],
       "no limit: both reads ran unasked",
     );

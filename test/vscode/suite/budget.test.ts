@@ -65,7 +65,14 @@ describe("budgets and condensing in VS Code", () => {
 
   it("a profile's own auto-condense threshold applies while the profile is in use", async () => {
     const api = await kiln();
-    const tight = { name: "Tight", kind: "openai-compatible", baseUrl: server.openaiBaseUrl, model: "fake-model", modelInfo: { contextWindow: 100_000, maxOutputTokens: 1_000 }, autoCondensePercent: 1 };
+    const tight = {
+      name: "Tight",
+      kind: "openai-compatible",
+      baseUrl: server.openaiBaseUrl,
+      model: "fake-model",
+      modelInfo: { contextWindow: 100_000, maxOutputTokens: 1_000 },
+      autoCondensePercent: 1,
+    };
     const undo = undoBoth(await useFakeModel(server), await setKiln({ profiles: [tight], activeProfile: "Tight" }));
     try {
       api.sidebar.receive({ type: "chat/newTask" });

@@ -36,7 +36,10 @@ describe("sidebar chat against the fake model server", () => {
     assert.equal(error!.retryable, true);
     server.enqueue({ text: `second time lucky\n${COMPLETE}` });
     const retried = await exchange(api.sidebar, { type: "chat/retry" });
-    assert.ok(retried.some((m) => m.type === "chat/itemRemoved"), "the error leaves the chat");
+    assert.ok(
+      retried.some((m) => m.type === "chat/itemRemoved"),
+      "the error leaves the chat",
+    );
     assert.equal(replyText(retried).trim(), "second time lucky");
   });
 

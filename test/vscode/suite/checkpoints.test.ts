@@ -47,7 +47,10 @@ describe("checkpoints in the real host", () => {
       checkpoints.map((c) => c.message),
       ["Before write_to_file checkpoint-a.txt", "Before write_to_file checkpoint-new.txt"],
     );
-    assert.ok(checkpoints.every((c) => c.commit && c.apiIndex !== undefined), JSON.stringify(checkpoints));
+    assert.ok(
+      checkpoints.every((c) => c.commit && c.apiIndex !== undefined),
+      JSON.stringify(checkpoints),
+    );
     // The checkpoint shows before the edit's result: the card is marked done only after it.
     const shownAt = turn.posted.findIndex((m) => m.type === "chat/appended" && m.item.id === checkpoints[0]!.id);
     const doneAt = turn.posted.findIndex((m) => m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.status === "done");
@@ -78,11 +81,9 @@ describe("checkpoints in the real host", () => {
     const api = await kiln();
     const undo = await setKiln({ "checkpoints.enabled": false, autoApprove: ["read", "edit"] });
     try {
-      server.enqueue(
-        xmlCall("write_to_file", { path: "checkpoint-a.txt", content: "one", line_count: 1 }),
-        xmlCall("write_to_file", { path: "checkpoint-new.txt", content: "two", line_count: 1 }),
-        { text: COMPLETE },
-      );
+      server.enqueue(xmlCall("write_to_file", { path: "checkpoint-a.txt", content: "one", line_count: 1 }), xmlCall("write_to_file", { path: "checkpoint-new.txt", content: "two", line_count: 1 }), {
+        text: COMPLETE,
+      });
       const posted = await exchange(api.sidebar, { type: "chat/send", text: "Write two files" });
       assert.equal(readFileSync(path("checkpoint-new.txt"), "utf8"), "two\n");
       const notes = chatItems(posted).filter((i): i is CheckpointItem => i.role === "checkpoint");

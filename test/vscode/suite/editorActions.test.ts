@@ -85,7 +85,10 @@ describe("editor and terminal actions ask the sidebar chat", () => {
     server.enqueue({ text: COMPLETE });
     const before = server.requests.length;
     const posted = await turnOf(api.sidebar, () => vscode.commands.executeCommand("kiln.explainCode"));
-    assert.ok(posted.some((m) => m.type === "chat/snapshot"), "a new task was started");
+    assert.ok(
+      posted.some((m) => m.type === "chat/snapshot"),
+      "a new task was started",
+    );
     const request = server.requests[before]!;
     const users = userTexts(request);
     assert.equal(users.length, 1, "the new task carries no earlier conversation");
@@ -173,7 +176,12 @@ describe("editor and terminal actions ask the sidebar chat", () => {
 
   it("Focus Chat Input asks the chat's input for the cursor", async () => {
     const api = await kiln();
-    const posted = await postsOf(api.sidebar, () => vscode.commands.executeCommand("kiln.focusInput"), "chat/focusInput", (p) => p.some((m) => m.type === "chat/focusInput"));
+    const posted = await postsOf(
+      api.sidebar,
+      () => vscode.commands.executeCommand("kiln.focusInput"),
+      "chat/focusInput",
+      (p) => p.some((m) => m.type === "chat/focusInput"),
+    );
     assert.ok(!posted.some((m) => m.type === "chat/addToInput"), "focusing adds no text");
   });
 });

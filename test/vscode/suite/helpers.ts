@@ -74,11 +74,7 @@ let lastRequestId = 1_000_000;
  * Sends a request (shared/protocol/requests.ts) as a page's `request` does and resolves with the
  * host's response to it; a successful result's `message` (settings and MCP actions) is lifted out.
  */
-export async function requestOn(
-  page: { receive(raw: unknown): unknown; onDidPost: vscode.Event<{ type: string }> },
-  method: string,
-  params: unknown,
-): Promise<RequestAnswer> {
+export async function requestOn(page: { receive(raw: unknown): unknown; onDidPost: vscode.Event<{ type: string }> }, method: string, params: unknown): Promise<RequestAnswer> {
   const id = ++lastRequestId;
   const answered = new Promise<RequestAnswer>((resolve) => {
     const listener = page.onDidPost((m) => {
@@ -220,8 +216,7 @@ export function startTurn(session: ChatSession, text: string, timeoutMs = 30_000
   const listener = session.onDidPost((m) => posted.push(m));
   const done = exchange(session, { type: "chat/send", text }, timeoutMs).finally(() => listener.dispose());
   const answered = new Set<string>();
-  const card = (what = "an approval card"): Promise<ToolCard> =>
-    waitFor(what, () => toolCards(posted).find((c) => c.status === "waiting" && c.approval !== undefined && !answered.has(c.id)));
+  const card = (what = "an approval card"): Promise<ToolCard> => waitFor(what, () => toolCards(posted).find((c) => c.status === "waiting" && c.approval !== undefined && !answered.has(c.id)));
   const answer = (id: string, approved: boolean) => {
     answered.add(id);
     session.receive({ type: "chat/approval", id, approved });

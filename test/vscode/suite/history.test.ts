@@ -90,14 +90,36 @@ describe("Task history in the real host", () => {
     rmSync(target, { force: true });
     const id = "crashed-task-1";
     await api.history.store.save({
-      entry: { id, title: "Write the crash file", workspace, mode: "code", model: "fake-model", protocol: "xml", tokensIn: 10, tokensOut: 5, cacheRead: 0, cacheWrite: 0, createdAt: 1, updatedAt: 2, favorite: false, status: "running" },
+      entry: {
+        id,
+        title: "Write the crash file",
+        workspace,
+        mode: "code",
+        model: "fake-model",
+        protocol: "xml",
+        tokensIn: 10,
+        tokensOut: 5,
+        cacheRead: 0,
+        cacheWrite: 0,
+        createdAt: 1,
+        updatedAt: 2,
+        favorite: false,
+        status: "running",
+      },
       api: [
         { role: "user", content: "Write the crash file" },
-        { role: "assistant", content: '<write_to_file>\n<path>history-crash.txt</path>\n<content>x</content>\n</write_to_file>' },
+        { role: "assistant", content: "<write_to_file>\n<path>history-crash.txt</path>\n<content>x</content>\n</write_to_file>" },
       ],
       ui: [
         { id: "m1", role: "user", text: "Write the crash file" },
-        { id: "m2", role: "tool", name: "write_to_file", params: { path: "history-crash.txt", content: "x" }, status: "waiting", approval: { summary: "Write history-crash.txt", outsideWorkspace: false } },
+        {
+          id: "m2",
+          role: "tool",
+          name: "write_to_file",
+          params: { path: "history-crash.txt", content: "x" },
+          status: "waiting",
+          approval: { summary: "Write history-crash.txt", outsideWorkspace: false },
+        },
       ],
     });
     const posted: HostToWebview[] = [];
@@ -125,7 +147,19 @@ describe("Task history in the real host", () => {
     api.sidebar.newTask();
     server.enqueue({ text: COMPLETE, chunkDelayMs: 5 });
     const ours = exchange(api.sidebar, { type: "chat/send", text: "This window's task while the other saves" });
-    const base = { workspace: "/elsewhere", mode: "code", model: "m", protocol: "xml" as const, tokensIn: 1, tokensOut: 1, cacheRead: 0, cacheWrite: 0, createdAt: 1, favorite: false, status: "completed" };
+    const base = {
+      workspace: "/elsewhere",
+      mode: "code",
+      model: "m",
+      protocol: "xml" as const,
+      tokensIn: 1,
+      tokensOut: 1,
+      cacheRead: 0,
+      cacheWrite: 0,
+      createdAt: 1,
+      favorite: false,
+      status: "completed",
+    };
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         other.save({ entry: { ...base, id: `other-window-${i}`, title: `Other window ${i}`, updatedAt: i }, api: [{ role: "user", content: "x" }], ui: [{ id: "m1", role: "user", text: "x" }] }),
@@ -158,7 +192,10 @@ describe("Task history in the real host", () => {
     assert.match(markdown, /## User\n\nA task to export/);
 
     const kept = await historyState({ type: "history/delete", id: saved.id });
-    assert.ok(kept.entries.some((e) => e.id === saved.id), "the task open in the chat is not deleted");
+    assert.ok(
+      kept.entries.some((e) => e.id === saved.id),
+      "the task open in the chat is not deleted",
+    );
     api.sidebar.newTask();
     const gone = await historyState({ type: "history/delete", id: saved.id });
     assert.ok(!gone.entries.some((e) => e.id === saved.id));

@@ -28,7 +28,10 @@ describe("MCP servers from .kilocode/mcp.json in the real host", () => {
     await api.mcp.reload();
     await allowMcpServer("everything");
     const connected = await waitFor("the server to connect", () => api.mcp.hub.servers().find((s) => s.name === "everything" && s.state === "connected"), 45_000);
-    assert.ok(connected.tools.some((t) => t.name === "echo"), connected.tools.map((t) => t.name).join(", "));
+    assert.ok(
+      connected.tools.some((t) => t.name === "echo"),
+      connected.tools.map((t) => t.name).join(", "),
+    );
 
     api.sidebar.newTask();
     server.enqueue(xmlCall("use_mcp_tool", { server_name: "everything", tool_name: "echo", arguments: '{"message": "hello from Kiln"}' }), { text: COMPLETE });

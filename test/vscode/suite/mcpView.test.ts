@@ -39,10 +39,14 @@ describe("The MCP view in the real host (sidebar, mcp/* messages)", () => {
   };
   const serverIn = (name: string, state = latest) => state?.servers.find((s) => s.name === name);
   const waitForServer = (what: string, name: string, check: (s: McpServerView) => boolean) =>
-    waitFor(what, () => {
-      const server = serverIn(name);
-      return server && check(server) ? server : undefined;
-    }, CONNECT_MS);
+    waitFor(
+      what,
+      () => {
+        const server = serverIn(name);
+        return server && check(server) ? server : undefined;
+      },
+      CONNECT_MS,
+    );
   const connectedLines = (name: string) => (serverIn(name)?.log ?? []).filter((l) => l.includes("[kiln] connected")).length;
 
   /** Sends a request as the page does and resolves with the host's answer to it. */
@@ -207,10 +211,14 @@ describe("The MCP view in the real host (sidebar, mcp/* messages)", () => {
     await api.mcp.reload();
     const first = await waitFor("the server with watchPaths to connect", () => (serverIn("everything")?.state === "connected" ? api.mcp.hub.pidOf("everything") : undefined), CONNECT_MS);
     writeFileSync(watched, "build 2\n");
-    const second = await waitFor("a new server process", () => {
-      const pid = api.mcp.hub.pidOf("everything");
-      return pid !== undefined && pid !== first && serverIn("everything")?.state === "connected" ? pid : undefined;
-    }, CONNECT_MS);
+    const second = await waitFor(
+      "a new server process",
+      () => {
+        const pid = api.mcp.hub.pidOf("everything");
+        return pid !== undefined && pid !== first && serverIn("everything")?.state === "connected" ? pid : undefined;
+      },
+      CONNECT_MS,
+    );
     assert.notEqual(second, first);
     assert.ok(existsSync(watched));
   });

@@ -86,7 +86,10 @@ describe("@ mentions and slash commands in the chat", () => {
       const listener = api.sidebar.onDidPost((m) => listed.push(m));
       api.sidebar.receive({ type: "commands/list" });
       const commands = await waitFor("the command list", () => listed.flatMap((m) => (m.type === "commands/list" ? [m.commands] : [])).at(-1)).finally(() => listener.dispose());
-      assert.deepEqual(commands.find((c) => c.name === "review"), { name: "review", description: "Review code strictly", argumentHint: "<files>", source: "project" });
+      assert.deepEqual(
+        commands.find((c) => c.name === "review"),
+        { name: "review", description: "Review code strictly", argumentHint: "<files>", source: "project" },
+      );
       assert.ok(commands.some((c) => c.name === "newtask" && c.source === "builtin"));
 
       server.enqueue({ text: COMPLETE });

@@ -96,7 +96,10 @@ describe("modes: picker, cycle-mode command and custom modes", () => {
     api.sidebar.receive({ type: "chat/setMode", slug: "no-such-mode" });
     await waitFor("the warning", () => logged.find((l) => l.includes("no-such-mode")));
     logs.dispose();
-    assert.match(logged.find((l) => l.includes("no-such-mode"))!, /mode no-such-mode is not available in this chat/);
+    assert.match(
+      logged.find((l) => l.includes("no-such-mode"))!,
+      /mode no-such-mode is not available in this chat/,
+    );
     server.enqueue({ text: COMPLETE });
     await exchange(api.sidebar, { type: "chat/send", text: "still code?" });
     assert.ok(promptOf(server.requests.at(-1)!).system.startsWith(role("code")));
@@ -105,7 +108,11 @@ describe("modes: picker, cycle-mode command and custom modes", () => {
   it("Kiln: Cycle Mode moves the running task to the next mode, and new tasks start in it", async () => {
     const api = await kiln();
     api.sidebar.newTask();
-    let pickers = await pickersAfter(api, () => void vscode.commands.executeCommand("kiln.cycleMode"), (p) => p.mode !== "code");
+    let pickers = await pickersAfter(
+      api,
+      () => void vscode.commands.executeCommand("kiln.cycleMode"),
+      (p) => p.mode !== "code",
+    );
     assert.equal(pickers.mode, "architect");
     server.enqueue({ text: COMPLETE });
     await exchange(api.sidebar, { type: "chat/send", text: "plan it" });
@@ -123,10 +130,7 @@ describe("modes: picker, cycle-mode command and custom modes", () => {
   it("custom modes from .kilocodemodes show in the pickers and the settings, and can be used", async () => {
     const api = await kiln();
     const reviewer = "You are Kiln, a careful reviewer who reads the code and comments on it.";
-    writeFileSync(
-      modesFile,
-      ["customModes:", "  - slug: reviewer", "    name: Reviewer", `    roleDefinition: ${reviewer}`, "    groups:", "      - read", ""].join("\n"),
-    );
+    writeFileSync(modesFile, ["customModes:", "  - slug: reviewer", "    name: Reviewer", `    roleDefinition: ${reviewer}`, "    groups:", "      - read", ""].join("\n"));
     const state = await settingsState(api);
     assert.deepEqual(
       state.modes.map((m) => m.slug),
@@ -137,7 +141,11 @@ describe("modes: picker, cycle-mode command and custom modes", () => {
 
     const pickers = await pickersAfter(api, () => api.sidebar.newTask());
     assert.deepEqual(pickers.modes.at(-1), { slug: "reviewer", name: "Reviewer" });
-    await pickersAfter(api, () => api.sidebar.receive({ type: "chat/setMode", slug: "reviewer" }), (p) => p.mode === "reviewer");
+    await pickersAfter(
+      api,
+      () => api.sidebar.receive({ type: "chat/setMode", slug: "reviewer" }),
+      (p) => p.mode === "reviewer",
+    );
     server.enqueue({ text: COMPLETE });
     await exchange(api.sidebar, { type: "chat/send", text: "review please" });
     assert.ok(promptOf(server.requests.at(-1)!).system.startsWith(reviewer));
@@ -154,7 +162,10 @@ describe("modes: picker, cycle-mode command and custom modes", () => {
     assert.equal(state.errors.length, 1, state.errors.join("\n"));
     assert.match(state.errors[0]!, /\.kilocodemodes: not valid YAML or JSON/);
 
-    writeFileSync(modesFile, ["customModes:", "  - slug: half", "    name: Half", "    groups: [read]", "  - slug: whole", "    name: Whole", "    roleDefinition: You are whole.", "    groups: [read]", ""].join("\n"));
+    writeFileSync(
+      modesFile,
+      ["customModes:", "  - slug: half", "    name: Half", "    groups: [read]", "  - slug: whole", "    name: Whole", "    roleDefinition: You are whole.", "    groups: [read]", ""].join("\n"),
+    );
     const partial = await settingsState(api);
     assert.deepEqual(
       partial.modes.map((m) => m.slug),
@@ -178,14 +189,22 @@ describe("modes: picker, cycle-mode command and custom modes", () => {
     const api = await kiln();
     const file = (role: string) => ["customModes:", "  - slug: reviewer", "    name: Reviewer", `    roleDefinition: ${role}`, "    groups: [read]", ""].join("\n");
     api.sidebar.newTask();
-    const added = await pickersAfter(api, () => writeFileSync(modesFile, file("You review code.")), (p) => p.modes.some((m) => m.slug === "reviewer"));
+    const added = await pickersAfter(
+      api,
+      () => writeFileSync(modesFile, file("You review code.")),
+      (p) => p.modes.some((m) => m.slug === "reviewer"),
+    );
     assert.deepEqual(
       added.modes.map((m) => m.slug),
       [...BUILT_IN, "reviewer"],
       "no new task was needed",
     );
     assert.ok(api.sidebar.pickMode("reviewer"), "the new mode can be picked in the running task");
-    await pickersAfter(api, () => writeFileSync(modesFile, file("You review code, strictly.")), (p) => p.mode === "reviewer");
+    await pickersAfter(
+      api,
+      () => writeFileSync(modesFile, file("You review code, strictly.")),
+      (p) => p.mode === "reviewer",
+    );
     server.enqueue({ text: COMPLETE });
     await exchange(api.sidebar, { type: "chat/send", text: "review it" });
     assert.ok(promptOf(server.requests.at(-1)!).system.includes("You review code, strictly."), "the running task took the edited role");

@@ -103,7 +103,10 @@ describe("provider profiles from the settings panel", () => {
       assert.ok(!JSON.stringify(keyed).includes(key), "the panel's state says hasKey, never the key");
       assert.ok(!JSON.stringify(vscode.workspace.getConfiguration("kiln")).includes(key));
       const files = settingsFiles(process.env.KILN_TEST_USER_DATA!);
-      assert.ok(files.some((f) => f.endsWith("settings.json")), "the scan covers the user settings file");
+      assert.ok(
+        files.some((f) => f.endsWith("settings.json")),
+        "the scan covers the user settings file",
+      );
       assert.deepEqual(
         files.filter((f) => readFileSync(f, "utf8").includes(key)),
         [],
@@ -165,7 +168,10 @@ describe("provider profiles from the settings panel", () => {
     const keyed = await panel(api, form("Keyed", { apiKey: "sk-in-settings" }));
     logs.dispose();
     assert.equal(keyed.result?.ok, false);
-    assert.ok(logged.some((l) => /settings: refused invalid settings\/saveProfile params.*profile/.test(l)), logged.join("\n"));
+    assert.ok(
+      logged.some((l) => /settings: refused invalid settings\/saveProfile params.*profile/.test(l)),
+      logged.join("\n"),
+    );
     assert.equal(JSON.stringify(savedProfiles()), before);
     const pinned = await panel(api, { type: "settings/pinMode", mode: "ask", profile: "Nobody" });
     assert.equal(pinned.result?.ok, false);

@@ -109,7 +109,10 @@ describe("kiln.commands.sandbox in the running chat", () => {
     const turn = startTurn(api.sidebar, "write it", 60_000);
     const card = await turn.card("the command to ask");
     assert.equal(card.name, "execute_command");
-    assert.match(card.approval?.reason ?? "", /The command sandbox is on but not available here: bubblewrap was not found at \/nonexistent\/kiln-host-test\/bwrap\. Approving runs this command without it\./);
+    assert.match(
+      card.approval?.reason ?? "",
+      /The command sandbox is on but not available here: bubblewrap was not found at \/nonexistent\/kiln-host-test\/bwrap\. Approving runs this command without it\./,
+    );
     turn.answer(card.id, false);
     await turn.done;
     assert.ok(!existsSync(join(fixture, "unsandboxed-out.txt")));

@@ -48,7 +48,10 @@ describe("API key", () => {
     const settings = vscode.workspace.getConfiguration("kiln");
     assert.ok(!JSON.stringify(settings).includes(key));
     const files = [...filesUnder(userData), ...filesUnder(workspace), ...filesUnder(api.globalStorageUri.fsPath), ...filesUnder(api.logUri.fsPath)];
-    assert.ok(files.some((f) => f.endsWith("settings.json")), "the scan covers the user settings file");
+    assert.ok(
+      files.some((f) => f.endsWith("settings.json")),
+      "the scan covers the user settings file",
+    );
     const leaks = files.filter((file) => readFileSync(file).includes(key));
     assert.deepEqual(leaks, []);
   });

@@ -64,7 +64,13 @@ describe("settings panel: auto-approve and mode edits", () => {
     assert.equal(config.inspect("autoApproveMaxRequests")?.globalValue, 25);
     assert.equal(config.inspect("autoApproveMaxCost")?.globalValue, 1.5);
     assert.deepEqual(
-      { words: state.autoApprove.words, allowed: state.autoApprove.allowed, refuseDenied: state.autoApprove.refuseDenied, maxRequests: state.autoApprove.maxRequests, maxCost: state.autoApprove.maxCost },
+      {
+        words: state.autoApprove.words,
+        allowed: state.autoApprove.allowed,
+        refuseDenied: state.autoApprove.refuseDenied,
+        maxRequests: state.autoApprove.maxRequests,
+        maxCost: state.autoApprove.maxCost,
+      },
       { words: ["read", "command", "delete"], allowed: ["npm test", "make"], refuseDenied: true, maxRequests: 25, maxCost: 1.5 },
     );
     const off = await request(api, { type: "settings/setAutoApprove", changes: { enabled: false } });
@@ -163,7 +169,12 @@ describe("settings panel: auto-approve and mode edits", () => {
     rmSync(projectFile, { force: true });
     const made = await request(api, { type: "settings/saveMode", scope: "project", mode: { slug: "helper", name: "Helper", roleDefinition: "You help.", groups: ["read"] } });
     assert.equal(made.answer.ok, true, made.answer.message);
-    const edited = await request(api, { type: "settings/saveMode", scope: "project", original: "helper", mode: { slug: "assistant", name: "Assistant", roleDefinition: "You assist.", groups: ["read", "command"] } });
+    const edited = await request(api, {
+      type: "settings/saveMode",
+      scope: "project",
+      original: "helper",
+      mode: { slug: "assistant", name: "Assistant", roleDefinition: "You assist.", groups: ["read", "command"] },
+    });
     assert.equal(edited.answer.ok, true, edited.answer.message);
     assert.deepEqual(
       edited.state.modes.filter((m) => m.scope === "project").map((m) => [m.slug, m.name, m.groups]),
@@ -216,7 +227,13 @@ describe("settings panel: auto-approve and mode edits", () => {
     const { answer, state } = await request(api, { type: "settings/saveMode", scope: "global", mode: { slug: "scribe", name: "Scribe", roleDefinition: "You write.", groups: ["read", "edit"] } });
     assert.equal(answer.ok, true, answer.message);
     const data = JSON.parse(readFileSync(globalFile, "utf8")) as { customModes: { slug: string }[] };
-    assert.deepEqual(data.customModes.map((m) => m.slug), ["planner", "scribe"]);
-    assert.deepEqual(state.modes.filter((m) => m.scope === "global").map((m) => m.slug), ["planner", "scribe"]);
+    assert.deepEqual(
+      data.customModes.map((m) => m.slug),
+      ["planner", "scribe"],
+    );
+    assert.deepEqual(
+      state.modes.filter((m) => m.scope === "global").map((m) => m.slug),
+      ["planner", "scribe"],
+    );
   });
 });

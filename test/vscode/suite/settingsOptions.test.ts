@@ -138,7 +138,10 @@ describe("settings panel: limits and tools", () => {
     const file = join(workspace, "limits-ten.txt");
     const note = join(workspace, "limits-note.txt");
     writeFileSync(file, Array.from({ length: 10 }, (_, i) => `row ${i + 1}`).join("\n") + "\n");
-    restores.push(() => rmSync(file, { force: true }), () => rmSync(note, { force: true }));
+    restores.push(
+      () => rmSync(file, { force: true }),
+      () => rmSync(note, { force: true }),
+    );
     api.sidebar.newTask();
     const before = server.requests.length;
     server.enqueue(

@@ -9,7 +9,11 @@ export function Checklist({ items }: { items: { text: string; status?: TodoStatu
     <ul className="checklist" data-testid="checklist">
       {items.map((item, i) => (
         <li key={i} data-status={item.status ?? "text"}>
-          {item.status && <span className="check-box" role="img" aria-label={item.status.replace("_", " ")}>{BOX[item.status]} </span>}
+          {item.status && (
+            <span className="check-box" role="img" aria-label={item.status.replace("_", " ")}>
+              {BOX[item.status]}{" "}
+            </span>
+          )}
           {item.text}
         </li>
       ))}

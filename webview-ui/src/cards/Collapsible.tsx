@@ -5,19 +5,7 @@ import { useState, type ReactNode } from "react";
  * until the user toggles it: then their choice wins. Its body renders only while open, so a closed
  * 100 KB result costs nothing.
  */
-export function Collapsible({
-  summary,
-  autoOpen = false,
-  className,
-  testId,
-  children,
-}: {
-  summary: ReactNode;
-  autoOpen?: boolean;
-  className?: string;
-  testId?: string;
-  children: () => ReactNode;
-}) {
+export function Collapsible({ summary, autoOpen = false, className, testId, children }: { summary: ReactNode; autoOpen?: boolean; className?: string; testId?: string; children: () => ReactNode }) {
   const [chosen, setChosen] = useState<boolean | undefined>(undefined);
   const open = chosen ?? autoOpen;
   return (

@@ -11,22 +11,12 @@ export function HistoryView({ store, onOpened }: { store: HistoryStore; onOpened
   const [query, setQuery] = useState("");
   const [favoritesOnly, setFavoritesOnly] = useState(false);
   const [confirming, setConfirming] = useState<string | undefined>();
-  const groups = useMemo(
-    () => (state ? groupHistory(state.entries, { query, favoritesOnly, currentWorkspace: state.currentWorkspace }) : []),
-    [state, query, favoritesOnly],
-  );
+  const groups = useMemo(() => (state ? groupHistory(state.entries, { query, favoritesOnly, currentWorkspace: state.currentWorkspace }) : []), [state, query, favoritesOnly]);
   if (!state) return <p className="history-muted history-view">Loading task history…</p>;
   return (
     <div className="history-view" data-testid="history-view">
       <div className="history-filters">
-        <input
-          type="search"
-          aria-label="Search tasks"
-          placeholder="Search tasks"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          data-testid="history-search"
-        />
+        <input type="search" aria-label="Search tasks" placeholder="Search tasks" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="history-search" />
         <label>
           <input type="checkbox" checked={favoritesOnly} onChange={(e) => setFavoritesOnly(e.target.checked)} /> Favourites
         </label>

@@ -139,14 +139,7 @@ function ToolRow({ server, tool, ask }: { server: string; tool: McpToolInfo; ask
           Use
         </label>
         <label className="mcp-check" title="Run this tool without asking">
-          <input
-            type="checkbox"
-            data-testid="tool-always-allow"
-            aria-label={`Always allow ${tool.name}`}
-            checked={always}
-            disabled={!enabled}
-            onChange={(e) => set("alwaysAllow", e.target.checked)}
-          />
+          <input type="checkbox" data-testid="tool-always-allow" aria-label={`Always allow ${tool.name}`} checked={always} disabled={!enabled} onChange={(e) => set("alwaysAllow", e.target.checked)} />
           Always allow
         </label>
       </div>
@@ -163,7 +156,11 @@ function ToolRow({ server, tool, ask }: { server: string; tool: McpToolInfo; ask
 function Offers({ server }: { server: McpServerView }) {
   const lists = [
     { title: "Resources", testid: "mcp-resources", items: server.resources.map((r) => ({ key: r.uri, name: r.name ?? r.uri, detail: r.name ? r.uri : undefined, description: r.description })) },
-    { title: "Resource templates", testid: "mcp-templates", items: server.templates.map((t) => ({ key: t.uriTemplate, name: t.name ?? t.uriTemplate, detail: t.name ? t.uriTemplate : undefined, description: t.description })) },
+    {
+      title: "Resource templates",
+      testid: "mcp-templates",
+      items: server.templates.map((t) => ({ key: t.uriTemplate, name: t.name ?? t.uriTemplate, detail: t.name ? t.uriTemplate : undefined, description: t.description })),
+    },
     { title: "Prompts", testid: "mcp-prompts", items: server.prompts.map((p) => ({ key: p.name, name: p.name, detail: undefined, description: p.description })) },
   ];
   return (

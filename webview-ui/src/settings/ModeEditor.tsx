@@ -34,7 +34,9 @@ function groupOf(groups: readonly ModeGroupView[], name: GroupName): ModeGroupVi
 export function ModeEditor({ target, hasWorkspace, ask, onDone }: { target: ModeEditorTarget; hasWorkspace: boolean; ask: SettingsAsk; onDone(): void }) {
   const start = target.mode;
   const [texts, setTexts] = useState<Record<TextField, string>>(() => Object.fromEntries(TEXTS.map((k) => [k, start?.[k] ?? ""])) as Record<TextField, string>);
-  const [checked, setChecked] = useState<Record<GroupName, boolean>>(() => Object.fromEntries(GROUPS.map(([g]) => [g, groupOf(start?.groups ?? ["read"], g) !== undefined])) as Record<GroupName, boolean>);
+  const [checked, setChecked] = useState<Record<GroupName, boolean>>(
+    () => Object.fromEntries(GROUPS.map(([g]) => [g, groupOf(start?.groups ?? ["read"], g) !== undefined])) as Record<GroupName, boolean>,
+  );
   const editGroup = groupOf(start?.groups ?? [], "edit");
   const editOptions = typeof editGroup === "object" ? editGroup[1] : {};
   const [fileRegex, setFileRegex] = useState(editOptions.fileRegex ?? "");

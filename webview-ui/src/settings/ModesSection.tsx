@@ -41,7 +41,13 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
         <button type="button" data-testid="new-mode" onClick={() => setEditing({ replace: false, scope: defaultScope })}>
           New mode
         </button>
-        <button type="button" className="secondary" disabled={!hasWorkspace} title={hasWorkspace ? undefined : "Open a folder first"} onClick={() => send({ type: "settings/editModes", scope: "project" })}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!hasWorkspace}
+          title={hasWorkspace ? undefined : "Open a folder first"}
+          onClick={() => send({ type: "settings/editModes", scope: "project" })}
+        >
           Open .kilocodemodes
         </button>
         <button type="button" className="secondary" onClick={() => send({ type: "settings/editModes", scope: "global" })}>
@@ -86,7 +92,12 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
                     </button>
                   ) : (
                     <>
-                      <button type="button" className="secondary" aria-label={`Edit ${m.name}`} onClick={() => setEditing({ mode: m, replace: true, scope: m.scope === "global" ? "global" : "project" })}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={`Edit ${m.name}`}
+                        onClick={() => setEditing({ mode: m, replace: true, scope: m.scope === "global" ? "global" : "project" })}
+                      >
                         Edit
                       </button>
                       <button type="button" className="secondary danger" aria-label={`Delete ${m.name}`} onClick={() => setConfirming(m)}>

@@ -13,13 +13,7 @@ export function Pickers() {
   return (
     <div className="kp-pickers">
       {pickers.modes.length > 0 && (
-        <select
-          data-testid="mode-picker"
-          aria-label="Mode"
-          title="Mode (Ctrl+. cycles)"
-          value={pickers.mode ?? ""}
-          onChange={(e) => send({ type: "chat/setMode", slug: e.target.value })}
-        >
+        <select data-testid="mode-picker" aria-label="Mode" title="Mode (Ctrl+. cycles)" value={pickers.mode ?? ""} onChange={(e) => send({ type: "chat/setMode", slug: e.target.value })}>
           {pickers.modes.map((m) => (
             <option key={m.slug} value={m.slug}>
               {m.name}

@@ -62,7 +62,15 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
     submit(
       ask("settings/saveProfile", {
         ...(profile ? { original: profile.name } : {}),
-        profile: { name: isDefault ? "default" : name, kind, baseUrl, model, protocol, modelInfo: { ...kept, ...modelInfo }, ...(percent !== undefined && !isDefault ? { autoCondensePercent: percent } : {}) },
+        profile: {
+          name: isDefault ? "default" : name,
+          kind,
+          baseUrl,
+          model,
+          protocol,
+          modelInfo: { ...kept, ...modelInfo },
+          ...(percent !== undefined && !isDefault ? { autoCondensePercent: percent } : {}),
+        },
       }),
     );
   };
@@ -103,7 +111,12 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
       {fieldError("kind")}
       <label>
         Base URL
-        <input data-testid="field-baseUrl" value={baseUrl} placeholder={kind === "openai-compatible" ? "http://localhost:11434/v1" : "empty: the provider's default"} onChange={(e) => setBaseUrl(e.target.value)} />
+        <input
+          data-testid="field-baseUrl"
+          value={baseUrl}
+          placeholder={kind === "openai-compatible" ? "http://localhost:11434/v1" : "empty: the provider's default"}
+          onChange={(e) => setBaseUrl(e.target.value)}
+        />
       </label>
       {fieldError("baseUrl")}
       <label>

@@ -75,12 +75,7 @@ export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileVi
                 Make active
               </button>
               {p.source !== "legacy" && (
-                <button
-                  type="button"
-                  className="secondary danger"
-                  data-testid="delete-profile"
-                  onClick={() => setConfirming(p.name)}
-                >
+                <button type="button" className="secondary danger" data-testid="delete-profile" onClick={() => setConfirming(p.name)}>
                   Delete
                 </button>
               )}

@@ -52,12 +52,7 @@ export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; h
             {rules.files.map((rule) => (
               <tr key={rule.id} data-testid="rule" data-id={rule.id} data-enabled={String(rule.enabled)}>
                 <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Use ${rule.path}`}
-                    checked={rule.enabled}
-                    onChange={(e) => void ask("settings/setRuleEnabled", { id: rule.id, enabled: e.target.checked })}
-                  />
+                  <input type="checkbox" aria-label={`Use ${rule.path}`} checked={rule.enabled} onChange={(e) => void ask("settings/setRuleEnabled", { id: rule.id, enabled: e.target.checked })} />
                 </td>
                 <td className="ks-path" title={rule.path}>
                   {rule.path}
@@ -84,13 +79,7 @@ export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; h
       >
         <label>
           <span>New rule file in {RULES_FOLDER}/ </span>
-          <input
-            data-testid="new-rule-name"
-            placeholder="testing-conventions"
-            value={name}
-            disabled={!hasWorkspace}
-            onChange={(e) => (setName(e.target.value), setLocal(undefined))}
-          />
+          <input data-testid="new-rule-name" placeholder="testing-conventions" value={name} disabled={!hasWorkspace} onChange={(e) => (setName(e.target.value), setLocal(undefined))} />
         </label>
         <button type="submit" data-testid="new-rule" disabled={!hasWorkspace || name.trim() === ""} title={hasWorkspace ? undefined : "Open a folder first"}>
           New rule file

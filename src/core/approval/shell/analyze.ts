@@ -110,7 +110,10 @@ function errorNear(root: Node, command: string): string {
   const bad = findError(root);
   if (!bad) return "it is incomplete";
   const at = bad.startIndex;
-  const snippet = command.slice(at, at + 20).replace(/\s+/g, " ").trim();
+  const snippet = command
+    .slice(at, at + 20)
+    .replace(/\s+/g, " ")
+    .trim();
   return snippet ? `near \`${snippet}\`` : "it ends too early";
 }
 

@@ -19,7 +19,25 @@ interface ToolOptions {
 }
 
 const NPM_LIKE: ToolOptions = {
-  any: ["--node-options", "--script-shell", "--userconfig", "--globalconfig", "--prefix", "--call", "-c", "--shell", "--init-module", "--editor", "--browser", "--git", "--cache", "--registry", "--require", "--import", "--loader"],
+  any: [
+    "--node-options",
+    "--script-shell",
+    "--userconfig",
+    "--globalconfig",
+    "--prefix",
+    "--call",
+    "-c",
+    "--shell",
+    "--init-module",
+    "--editor",
+    "--browser",
+    "--git",
+    "--cache",
+    "--registry",
+    "--require",
+    "--import",
+    "--loader",
+  ],
   stopsAtDoubleDash: true,
 };
 
@@ -28,7 +46,23 @@ const RUNTIME: ToolOptions = { any: ["-e", "--eval", "-p", "--print", "-r", "--r
 const TOOLS: Readonly<Record<string, ToolOptions>> = {
   git: {
     global: ["-c", "--config-env", "-C", "--git-dir", "--work-tree", "--exec-path", "--namespace", "--super-prefix", "-p", "--paginate"],
-    any: ["--output", "--upload-pack", "--receive-pack", "--exec", "--no-index", "--ext-diff", "--textconv", "--open-files-in-pager", "-O", "--config", "--template", "--extcmd", "--tool", "--contents", "--output-directory"],
+    any: [
+      "--output",
+      "--upload-pack",
+      "--receive-pack",
+      "--exec",
+      "--no-index",
+      "--ext-diff",
+      "--textconv",
+      "--open-files-in-pager",
+      "-O",
+      "--config",
+      "--template",
+      "--extcmd",
+      "--tool",
+      "--contents",
+      "--output-directory",
+    ],
     sub: {
       fetch: ["-u"],
       pull: ["-u"],

@@ -76,7 +76,10 @@ export class NativeToolCallAssembler {
     if (pending.refused) return pending.block;
     const name = pending.block.name || "this tool call";
     if (pending.args.length + delta.argsDelta.length > this.limits.maxArgChars) {
-      this.refuse(pending, `The arguments of ${name} passed ${this.limits.maxArgChars} characters, the limit for one tool call; the call was cut off there and not run. Split the work into smaller calls.`);
+      this.refuse(
+        pending,
+        `The arguments of ${name} passed ${this.limits.maxArgChars} characters, the limit for one tool call; the call was cut off there and not run. Split the work into smaller calls.`,
+      );
       return pending.block;
     }
     pending.depth.push(delta.argsDelta);

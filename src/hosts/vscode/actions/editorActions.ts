@@ -107,9 +107,7 @@ export async function runEditorAction(session: ChatSession, action: EditorAction
 /** Explain, Fix, Improve and Add to Context, for the editor menu, code actions and keybindings; plus Focus Input. */
 export function registerEditorActions(session: ChatSession): vscode.Disposable {
   const commands = (Object.keys(EDITOR_COMMANDS) as EditorAction[]).map((action) =>
-    vscode.commands.registerCommand(EDITOR_COMMANDS[action], async (uri?: unknown, range?: unknown, diagnostics?: unknown) =>
-      runEditorAction(session, action, await spanOf(uri, range, diagnostics)),
-    ),
+    vscode.commands.registerCommand(EDITOR_COMMANDS[action], async (uri?: unknown, range?: unknown, diagnostics?: unknown) => runEditorAction(session, action, await spanOf(uri, range, diagnostics))),
   );
   commands.push(
     vscode.commands.registerCommand("kiln.focusInput", async () => {

@@ -68,7 +68,10 @@ async function outputOnScreen(command: string, logger: Logger): Promise<string> 
     const screen = await terminalSelection(logger);
     const at = screen.lastIndexOf(command);
     if (at === -1) return "";
-    const lines = screen.slice(at + command.length).trimEnd().split(/\r?\n/);
+    const lines = screen
+      .slice(at + command.length)
+      .trimEnd()
+      .split(/\r?\n/);
     if (lines.length > 1 && /[$#>%]\s*$/.test(lines.at(-1)!)) lines.pop();
     return lines.join("\n").trim();
   } finally {

@@ -141,7 +141,9 @@ export function toolboxFactory(
         return file.fsPath;
       },
       // Each task numbers its own commands; a long output is logged in the task's folder.
-      terminal: createVsCodeTerminal(recorded((launcher ??= new VsCodeLauncher({ logger, sandbox: sandboxFor })), terminalOutput), { logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined }),
+      terminal: createVsCodeTerminal(recorded((launcher ??= new VsCodeLauncher({ logger, sandbox: sandboxFor })), terminalOutput), {
+        logDir: taskDir.scheme === "file" ? () => taskDir.fsPath : undefined,
+      }),
       // The path is read at each launch, so fixing the setting after a "no browser found" error works at once.
       browser: () => createPuppeteerSession({ logger, executablePath: () => readSetting(KILN.browser.executablePath, logger) }),
       // Before each reply's first edit, in a shadow repository in global storage.

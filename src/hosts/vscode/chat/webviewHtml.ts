@@ -8,7 +8,9 @@ export interface WebviewHtmlInput {
 }
 
 export function makeNonce(random: (size: number) => Uint8Array): string {
-  return Buffer.from(random(18)).toString("base64").replace(/[^A-Za-z0-9]/g, "");
+  return Buffer.from(random(18))
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "");
 }
 
 function escapeAttr(value: string): string {

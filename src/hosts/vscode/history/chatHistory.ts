@@ -83,7 +83,11 @@ export class ChatHistory implements vscode.Disposable {
   /** Writes a saved task as Markdown; asks where unless `target` is given (the tests give one). */
   async exportTask(id: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const saved = await this.store.load(id);
-    const name = (saved.entry.title || "task").replace(/[^\w -]+/g, "").trim().slice(0, 60) || "task";
+    const name =
+      (saved.entry.title || "task")
+        .replace(/[^\w -]+/g, "")
+        .trim()
+        .slice(0, 60) || "task";
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const uri = target ?? (await vscode.window.showSaveDialog({ filters: { Markdown: ["md"] }, ...(folder && { defaultUri: vscode.Uri.joinPath(folder, `${name}.md`) }) }));
     if (!uri) return undefined;

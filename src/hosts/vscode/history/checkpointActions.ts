@@ -82,7 +82,8 @@ export async function runCheckpointAction(message: CheckpointMessage, target: Ch
   }
   try {
     if (message.action === "diff") return await showDiff(await checkpoints.diffSince(item.commit), item.commit);
-    if (message.action === "restoreTask" && item.apiIndex === undefined) throw new Error("this checkpoint restores files only (a subtask's, or a later edit of the same reply): the task can go back to the reply's first checkpoint.");
+    if (message.action === "restoreTask" && item.apiIndex === undefined)
+      throw new Error("this checkpoint restores files only (a subtask's, or a later edit of the same reply): the task can go back to the reply's first checkpoint.");
     // Files put back under a running task would be overwritten by its next edit.
     if (target.task.busy) {
       await target.stop();

@@ -157,7 +157,10 @@ export class McpSetup implements vscode.Disposable {
       workspaceTrusted: vscode.workspace.isTrusted,
       approved: (name) => (key ? this.trust.approvedFingerprint(key, name) : undefined),
     });
-    this.watchPaths.update(servers.filter((s) => !s.blocked), folder);
+    this.watchPaths.update(
+      servers.filter((s) => !s.blocked),
+      folder,
+    );
     await this.hub.update(servers);
     this.tellBlocked(
       servers.filter((s) => s.blocked),

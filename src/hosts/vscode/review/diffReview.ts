@@ -46,7 +46,12 @@ export class DiffEditReview implements EditReview {
   private readonly streams: StreamingDiffs;
 
   constructor(private readonly o: DiffReviewOptions) {
-    this.streams = new StreamingDiffs(o.originals, o.proposals, (left, right, display, isNew) => this.show(left, right, display, isNew), (right) => this.close(right));
+    this.streams = new StreamingDiffs(
+      o.originals,
+      o.proposals,
+      (left, right, display, isNew) => this.show(left, right, display, isNew),
+      (right) => this.close(right),
+    );
   }
 
   preview(edit: EditPreview): void {
@@ -106,7 +111,9 @@ export class DiffEditReview implements EditReview {
     const title = `${display}: ${isNew ? "new file" : "original"} ↔ Kiln's proposal`;
     // The proposal is held as UTF-8 whatever the file's encoding (that is applied on save): a
     // files.encoding setting must not make the editor read it as another.
-    await vscode.workspace.openTextDocument(right, { encoding: "utf8" }).then(undefined, (err: unknown) => this.o.logger.warn(`could not open the proposal for ${display} as UTF-8: ${err instanceof Error ? err.message : String(err)}`));
+    await vscode.workspace
+      .openTextDocument(right, { encoding: "utf8" })
+      .then(undefined, (err: unknown) => this.o.logger.warn(`could not open the proposal for ${display} as UTF-8: ${err instanceof Error ? err.message : String(err)}`));
     try {
       // The user may be typing in the chat: the diff opens beside, without taking the keyboard.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
@@ -175,7 +182,13 @@ export class DiffEditReview implements EditReview {
     const written = await this.writeChecked(edit, edit.proposed);
     if (!written.written) return { applied: false, notWritten: written.reason };
     const newProblems = settled ? await settled.then(() => newErrors(file, before)) : [];
-    return { applied: true, content: written.content, userEdited: false, ...(written.remadeFrom !== undefined && { remadeFrom: written.remadeFrom }), ...(newProblems.length > 0 ? { newProblems } : {}) };
+    return {
+      applied: true,
+      content: written.content,
+      userEdited: false,
+      ...(written.remadeFrom !== undefined && { remadeFrom: written.remadeFrom }),
+      ...(newProblems.length > 0 ? { newProblems } : {}),
+    };
   }
 
   private async deletion(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {

@@ -137,9 +137,10 @@ const mentions = {
 } satisfies Section;
 
 /** An empty template means Kiln's own (templateFor), so only a non-string is wrong. */
-const prompts = Object.fromEntries(
-  PROMPT_KINDS.map((kind) => [kind, setting(`prompts.${kind}`, z.string(), DEFAULT_PROMPTS[kind], "Kiln's built-in template")]),
-) as Record<PromptKind, Setting<string>>;
+const prompts = Object.fromEntries(PROMPT_KINDS.map((kind) => [kind, setting(`prompts.${kind}`, z.string(), DEFAULT_PROMPTS[kind], "Kiln's built-in template")])) as Record<
+  PromptKind,
+  Setting<string>
+>;
 
 const rules = {
   /** Ids of rule files left out of the prompt ("project:.kilocode/rules/a.md"). */

@@ -103,7 +103,13 @@ async function createAtomically(path: string, text: string): Promise<"created" |
       if (code === "EEXIST") return "exists";
       // A file system without hard links: check, then rename (a narrow race, but still whole-or-nothing).
       if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw err;
-      if (await stat(path).then(() => true, () => false)) return "exists";
+      if (
+        await stat(path).then(
+          () => true,
+          () => false,
+        )
+      )
+        return "exists";
       await rename(temp, path);
     }
     return "created";

@@ -177,7 +177,10 @@ export class SettingsController implements vscode.Disposable {
       case "settings/setAutoApprove":
         return applyApproveChanges(message.changes);
       case "settings/setOptions":
-        return applyOptionChanges(message.changes, listModes(this.storage).modes.map((m) => m.slug));
+        return applyOptionChanges(
+          message.changes,
+          listModes(this.storage).modes.map((m) => m.slug),
+        );
       case "settings/saveMode":
         return saveMode(this.storage, message.scope, message.original, message.mode);
       case "settings/deleteMode":
