@@ -77,11 +77,19 @@ describe("Kiln in code-server, driven by Chromium", () => {
     expect(await approval!.evaluate((e) => (e as HTMLElement).innerText)).toContain("Write test/greet.test.ts (1 line)");
     expect(await frame.$eval('[data-testid="approval-diff"]', (e) => (e as HTMLElement).innerText)).toContain('+import { greet } from "../src/greet";');
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-approval.png") });
-    // Keyboard: the card took focus, so Enter approves.
+    // Keyboard: Enter in the empty chat input approves the waiting call. The diff editor opening beside
+    // the chat may take the window's focus for a moment; a user's click puts it back.
+    const focused = await frame.evaluate(() => document.hasFocus() && (document.activeElement as HTMLElement | null)?.dataset.testid === "chat-input");
+    if (!focused) await frame.click('[data-testid="chat-input"]');
     await workbench.page.keyboard.press("Enter");
-    await frame.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("Added test/greet.test.ts.")), {
-      timeout: 30_000,
-    });
+    await frame
+      .waitForFunction(() => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("Added test/greet.test.ts.")), {
+        timeout: 30_000,
+      })
+      .catch(async (err: unknown) => {
+        await workbench.page.screenshot({ path: join(resultsDir, "e2e-agent-task-failed.png") });
+        throw new Error(`${String(err)}; input focused before Enter: ${focused}; the view shows: ${await frame.evaluate(() => document.body.innerText.slice(-1500))}`);
+      });
     const cards = await frame.$$eval('[data-testid="message-tool"]', (all) => all.map((e) => [(e as HTMLElement).innerText.split("\n")[0], (e as HTMLElement).dataset.status]));
     expect(cards.slice(-3)).toEqual([
       [expect.stringContaining("read_file src/greet.ts"), "done"],

@@ -9,7 +9,7 @@ const suggestionSchema = z.union([z.string().min(1), z.object({ text: z.string()
 /** `<suggest>A</suggest><suggest mode="code">B</suggest>`-style XML or a JSON list. */
 export function parseSuggestions(text: string | undefined): { ok: true; suggestions: Suggestion[] } | { ok: false; error: string } {
   if (text === undefined || text.trim() === "") return { ok: true, suggestions: [] };
-  const parsed = parseStructured(text);
+  const parsed = parseStructured(text, { attributes: true });
   if (!parsed.ok) return { ok: false, error: `<follow_up> is ${parsed.error}` };
   const value = parsed.value as { suggest?: unknown } | unknown[] | string;
   const list = Array.isArray(value) ? value : typeof value === "object" && value !== null ? asArray(value.suggest) : [];

@@ -139,7 +139,7 @@ describe("tool pipeline", () => {
 
   it("hands questions and completions to the loop", async () => {
     const q = await runToolCall(call("ask_followup_question", { question: "Which file?", follow_up: '<suggest>a.ts</suggest><suggest mode="architect">plan first</suggest>' }), deps());
-    expect(q).toMatchObject({ status: "done", outcome: { kind: "question", question: "Which file?", suggestions: [{ text: "a.ts" }, { text: "plan first" }] } });
+    expect(q).toMatchObject({ status: "done", outcome: { kind: "question", question: "Which file?", suggestions: [{ text: "a.ts" }, { text: "plan first", mode: "architect" }] } });
     const done = await runToolCall(call("attempt_completion", { result: "\nAll done.\n" }), deps());
     expect(done).toMatchObject({ outcome: { kind: "completion", result: "All done." } });
     expect(asked).toEqual([]);
