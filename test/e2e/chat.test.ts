@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { lastAssistantText, openKilnWithFakeModel, resultsDir, sendTask, type Workbench } from "./workbench";
+import { dragSidebarEdge, lastAssistantText, openKilnWithFakeModel, resultsDir, sendTask, shootSidebar, useColorTheme, type Workbench } from "./workbench";
 
 let server: FakeModelServer;
 let workbench: Workbench;
@@ -153,6 +153,27 @@ describe("Kiln in code-server, driven by Chromium", () => {
     // The cards from the top: the chat keeps to the newest, so scroll back before the picture.
     await frame.$eval('[data-testid="message-tool"]', (e) => e.scrollIntoView({ block: "start" }));
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-tool-cards.png") });
+
+    // Dark, then the narrowest sidebar VS Code allows: every card's status stays inside its card.
+    await useColorTheme(workbench.page, "Dark Modern");
+    await frame.waitForFunction(() => document.body.classList.contains("vscode-dark"), { timeout: 10_000 });
+    await shootSidebar(workbench.page, "e2e-tool-cards-dark.png");
+    await dragSidebarEdge(workbench.page, -200);
+    await frame.waitForFunction(() => document.body.clientWidth < 200, { timeout: 10_000 });
+    const badges = await frame.$$eval('[data-testid="message-tool"]', (all) =>
+      all.map((card) => {
+        const outer = card.getBoundingClientRect();
+        const badge = card.querySelector('[data-testid="tool-status"]')?.getBoundingClientRect();
+        return badge !== undefined && badge.width > 0 && badge.left >= outer.left && badge.right <= outer.right;
+      }),
+    );
+    expect(badges).toEqual(badges.map(() => true));
+    // The header's buttons wrap rather than run past the sidebar's edge.
+    expect(await frame.$eval('[data-testid="condense-task"]', (e) => e.getBoundingClientRect().right <= document.body.clientWidth)).toBe(true);
+    await shootSidebar(workbench.page, "e2e-tool-cards-narrow.png");
+    await dragSidebarEdge(workbench.page, 200);
+    await frame.waitForFunction(() => document.body.clientWidth > 250, { timeout: 10_000 });
+    await useColorTheme(workbench.page, "Light Modern");
   });
 
   it("uses the theme's colours", async () => {

@@ -4,7 +4,7 @@ import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/codeServer.mjs";
 import type { FakeModelServer } from "../fixtures/fakeModelServer";
-import { openKilnWithFakeModel, resultsDir, useColorTheme, type Workbench } from "./workbench";
+import { dragSidebarEdge, openKilnWithFakeModel, resultsDir, shootSidebar, useColorTheme, type Workbench } from "./workbench";
 
 const EVERYTHING = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const CONFIG = ".kilocode/mcp.json";
@@ -34,25 +34,6 @@ afterAll(async () => {
 
 const configText = () => readFileSync(join(workbench.workspace!, CONFIG), "utf8");
 
-/** The sidebar alone, where the MCP view is: the narrow column a user reads it in. */
-async function shootSidebar(name: string): Promise<void> {
-  const sidebar = await workbench.page.$(".part.sidebar");
-  const box = await sidebar!.boundingBox();
-  // Within the viewport: capturing beyond it resizes the page, and the workbench then lays the sidebar out anew.
-  await workbench.page.screenshot({ path: join(resultsDir, name), clip: box!, captureBeyondViewport: false });
-}
-
-/** Drags the sidebar's edge by dx pixels, as a user resizes it (VS Code keeps it at least 170 wide). */
-async function dragSidebarEdge(dx: number): Promise<void> {
-  const page = workbench.page;
-  const box = (await (await page.$(".part.sidebar"))!.boundingBox())!;
-  const edge = { x: box.x + box.width, y: box.y + box.height / 2 };
-  await page.mouse.move(edge.x, edge.y);
-  await page.mouse.down();
-  await page.mouse.move(edge.x + dx, edge.y, { steps: 10 });
-  await page.mouse.up();
-}
-
 describe("the MCP view in code-server, driven by Chromium", () => {
   it("opening the folder starts none of its project servers: a notification says so and leads to their cards, which show what would run", async () => {
     const page = workbench.page;
@@ -77,19 +58,19 @@ describe("the MCP view in code-server, driven by Chromium", () => {
     expect(docs).not.toContain("sk-live");
     // Nothing ran, so no server has a log or tools yet.
     expect(await frame.$$(`${card("everything")} [data-testid="mcp-tool"]`)).toHaveLength(0);
-    await shootSidebar("e2e-mcp-blocked-light.png");
+    await shootSidebar(workbench.page, "e2e-mcp-blocked-light.png");
     await useColorTheme(page, "Dark Modern");
     // The webview takes the theme's colours from the workbench a moment later.
     await frame.waitForFunction(() => document.body.classList.contains("vscode-dark"), { timeout: 10_000 });
-    await shootSidebar("e2e-mcp-blocked-dark.png");
+    await shootSidebar(workbench.page, "e2e-mcp-blocked-dark.png");
     // The narrowest sidebar VS Code allows: names, badges and the command still read whole.
-    await dragSidebarEdge(-200);
+    await dragSidebarEdge(workbench.page, -200);
     await frame.waitForFunction(() => document.body.clientWidth < 200, { timeout: 10_000 });
     const head = await frame.$eval(`${card("everything")} .mcp-name`, (e) => (e as HTMLElement).getBoundingClientRect().height);
     const line = await frame.$eval(`${card("everything")} .mcp-meta`, (e) => parseFloat(getComputedStyle(e).lineHeight) || 20);
     expect(head).toBeLessThan(line * 2);
-    await shootSidebar("e2e-mcp-blocked-narrow.png");
-    await dragSidebarEdge(200);
+    await shootSidebar(workbench.page, "e2e-mcp-blocked-narrow.png");
+    await dragSidebarEdge(workbench.page, 200);
     await frame.waitForFunction(() => document.body.clientWidth > 250, { timeout: 10_000 });
   });
 

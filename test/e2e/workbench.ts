@@ -171,3 +171,21 @@ export async function openKilnWithFakeModel(
   );
   return { server, workbench, frame: await openKilnView(workbench.page) };
 }
+
+/** The sidebar alone, where Kiln's view is: the narrow column a user reads it in. */
+export async function shootSidebar(page: Page, name: string): Promise<void> {
+  const sidebar = await page.$(".part.sidebar");
+  const box = await sidebar!.boundingBox();
+  // Within the viewport: capturing beyond it resizes the page, and the workbench then lays the sidebar out anew.
+  await page.screenshot({ path: join(resultsDir, name), clip: box!, captureBeyondViewport: false });
+}
+
+/** Drags the sidebar's edge by dx pixels, as a user resizes it (VS Code keeps it at least 170 wide). */
+export async function dragSidebarEdge(page: Page, dx: number): Promise<void> {
+  const box = (await (await page.$(".part.sidebar"))!.boundingBox())!;
+  const edge = { x: box.x + box.width, y: box.y + box.height / 2 };
+  await page.mouse.move(edge.x, edge.y);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + dx, edge.y, { steps: 10 });
+  await page.mouse.up();
+}
