@@ -30,13 +30,20 @@ const SPELLED = {
   node: forbidSpelled("^node:", NODE_BUILTINS.message),
 };
 
-const restrict = (files, zones) => ({
+const restrict = (files, zones, syntax = []) => ({
   files,
   rules: {
     "no-restricted-imports": ["error", { paths: [VSCODE], patterns: zones.map((z) => ({ group: z.group, message: z.message })) }],
-    "no-restricted-syntax": ["error", ...SPELLED.vscode, ...zones.flatMap((z) => SPELLED[z.key])],
+    "no-restricted-syntax": ["error", ...SPELLED.vscode, ...zones.flatMap((z) => SPELLED[z.key]), ...syntax],
   },
 });
+
+/** src/core/ports is what a host implements: types only, so no code hides behind a port's name. */
+const PORTS_ONLY = "src/core/ports holds interfaces only; code that uses or implements a port lives beside it in src/core or src/platform.";
+const TYPES_ONLY = ["ClassDeclaration", "FunctionDeclaration", "VariableDeclaration", "TSEnumDeclaration"].map((node) => ({
+  selector: `Program > ${node}, Program > ExportNamedDeclaration > ${node}`,
+  message: PORTS_ONLY,
+}));
 
 export default tseslint.config(
   {
@@ -82,5 +89,6 @@ export default tseslint.config(
   restrict(["src/shared/**"], [HOSTS, PLATFORM, CORE]),
   { ...restrict(["webview-ui/src/**"], [HOSTS, PLATFORM, CORE, NODE_BUILTINS]), ignores: ["webview-ui/src/**/vite.config.mts"] },
   restrict(["src/core/**"], [HOSTS, PLATFORM]),
+  restrict(["src/core/ports/**"], [HOSTS, PLATFORM], TYPES_ONLY),
   prettier,
 );

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Task, type TaskEvent } from "../../src/core/agent/Task";
 import { toHostMessage } from "../../src/core/agent/hostMessages";
 import type { Provider, StreamEvent } from "../../src/core/llm/types";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 import { findChrome } from "../../src/core/browser/findChrome";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 

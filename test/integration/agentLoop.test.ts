@@ -8,7 +8,7 @@ import { createToolbox } from "../../src/core/agent/toolbox";
 import { createProvider } from "../../src/core/llm/createProvider";
 import type { ProviderKind } from "../../src/core/llm/types";
 import { BUILTIN_MODES } from "../../src/core/modes/modes";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 import type { FileSystem } from "../../src/core/ports/fileSystem";
 import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
 import type { ToolProtocolSetting } from "../../src/core/prompts/system";
@@ -47,10 +47,10 @@ function makeTask(options: { kind?: ProviderKind; protocol: ToolProtocolSetting;
     logger: silentLogger,
     modelOverrides: () => options.overrides,
     retry: { ...DEFAULT_RETRY, baseDelayMs: 10, maxRetries: options.retries ?? 0 },
+    protocol: options.protocol,
     toolbox: createToolbox({
       registry: new ToolRegistry([...createDefaultRegistry().list(), snapTool]),
       mode: BUILTIN_MODES[0]!,
-      protocol: options.protocol,
       approvals: { request: async () => ({ approved: true }) },
       autoApprove: { groups: new Set(["read", "edit"]), outsideWorkspace: false },
       cwd: workspace(),

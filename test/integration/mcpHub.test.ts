@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpHub } from "../../src/core/mcp/McpHub";
 import type { McpServerConfig, McpServerView } from "../../src/core/mcp/types";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 
 const require = createRequire(import.meta.url);
 const everythingMain = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");

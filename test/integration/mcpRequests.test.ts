@@ -8,7 +8,7 @@ import { McpHub } from "../../src/core/mcp/McpHub";
 import type { McpProgress } from "../../src/core/mcp/types";
 import { McpRequestRefused, type ElicitationAnswer, type ElicitationRequest, type McpClientRequests, type SamplingAnswer, type SamplingRequest } from "../../src/core/mcp/requests";
 import type { McpServerConfig } from "../../src/core/mcp/types";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 import { eventually, everythingMain, serverEntry, startEverythingHttp } from "./mcpEverything";
 
 const root = mkdtempSync(join(tmpdir(), "kiln-mcp-requests-"));

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { McpHub } from "../../src/core/mcp/McpHub";
 import { gateProjectServers, mcpServerFingerprint } from "../../src/core/mcp/trust";
 import type { McpServerConfig, McpServerView } from "../../src/core/mcp/types";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 import { serverEntry } from "./mcpEverything";
 
 const testServer = pathToFileURL(resolve(__dirname, "../fixtures/mcp/testServer.mjs")).href;

@@ -3,7 +3,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "../../src/core/agent/retry";
 import { Task, type TaskEvent } from "../../src/core/agent/Task";
 import { createProvider } from "../../src/core/llm/createProvider";
 import type { ProviderKind } from "../../src/core/llm/types";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
 

@@ -7,7 +7,7 @@ import { Task, type TaskEvent } from "../../src/core/agent/Task";
 import { createToolbox } from "../../src/core/agent/toolbox";
 import { createProvider } from "../../src/core/llm/createProvider";
 import { findMode } from "../../src/core/modes/modes";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
 import { createDefaultRegistry } from "../../src/core/tools/registry";
 import { FakeModelServer, type RecordedRequest } from "../fixtures/fakeModelServer";
@@ -25,10 +25,10 @@ function makeTask(options: { mode?: string; requireTodosDone?: boolean } = {}) {
     getProvider: async () => createProvider({ kind: "openai", baseUrl: server.openaiBaseUrl, model: "fake", apiKey: "k" }),
     logger: silentLogger,
     retry: { ...DEFAULT_RETRY, maxRetries: 0 },
+    protocol: "xml",
     toolbox: createToolbox({
       registry: createDefaultRegistry(),
       mode: findMode(options.mode ?? "code")!,
-      protocol: "xml",
       approvals: { request: async () => ({ approved: true }) },
       autoApprove: { groups: new Set(["read", "edit"]), outsideWorkspace: false },
       cwd,
@@ -123,6 +123,9 @@ describe("new_task", () => {
     const [parentFirst, child1, child2, parentAgain] = server.requests.slice(before);
     expect(systemOf(parentFirst!)).toContain("Mode: orchestrator");
     expect(systemOf(child1!)).toContain("Mode: code");
+    // The subtask calls tools the parent's way (this task's protocol is XML): no native tools are offered to either.
+    expect([parentFirst, child1, child2].map((r) => r!.body.tools)).toEqual([undefined, undefined, undefined]);
+    expect(systemOf(child1!)).toContain("<write_to_file>");
     // The subtask starts clean: it sees its instructions, not the parent's conversation.
     expect((child1!.body.messages as unknown[]).slice(1)).toEqual([{ role: "user", content: "Create notes.md saying hello." }]);
     expect(sentTo(child2!)).toContain("Created notes.md");

@@ -3,7 +3,7 @@ import { DEFAULT_RETRY } from "../../src/core/agent/retry";
 import { Task } from "../../src/core/agent/Task";
 import { createProvider } from "../../src/core/llm/createProvider";
 import type { LlmImage, ProviderKind } from "../../src/core/llm/types";
-import { silentLogger } from "../../src/core/ports";
+import { silentLogger } from "../fixtures/silentLogger";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
 
 // A 1x1 PNG: the smallest real image an API would take.

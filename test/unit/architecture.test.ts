@@ -53,4 +53,16 @@ describe("layering: `npm run lint` refuses an import across the layers", () => {
     expect(await breaches("webview-ui/src/scratch.ts", 'import { withinBounds } from "../../src/shared/limits";\nexport const b = withinBounds;\n')).toEqual([]);
     expect(await breaches("src/hosts/vscode/scratch.ts", 'import * as vscode from "vscode";\nimport { Task } from "../../core/agent/Task";\nexport const b = [vscode, Task];\n')).toEqual([]);
   });
+
+  it("keeps code out of src/core/ports: a port is interfaces and types only", async () => {
+    for (const code of [
+      "export function parse(text: string): string {\n  return text;\n}\n",
+      "export class Gone extends Error {}\n",
+      "export const none = {};\n",
+      "const hidden = 1;\nexport type T = typeof hidden;\n",
+    ]) {
+      expect((await breaches("src/core/ports/scratch.ts", code)).join("\n")).toContain("src/core/ports holds interfaces only");
+    }
+    expect(await breaches("src/core/ports/scratch.ts", 'import type { Mode } from "../modes/modes";\nexport interface Port {\n  mode(): Mode;\n}\nexport type Kind = "a" | "b";\n')).toEqual([]);
+  });
 });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Toolbox } from "../../src/core/agent/toolbox";
+import type { ModeState } from "../../src/core/agent/toolbox";
 import { BUILTIN_MODES, type Mode } from "../../src/core/modes/modes";
-import { TaskChanges } from "../../src/core/edit/taskChanges";
 import type { Logger } from "../../src/core/ports";
 import type { ProfileStore } from "../../src/hosts/vscode/settings/profileStore";
 import { buildState, chooseProfile, legacyProfile, type Profile, type ProfilesState } from "../../src/hosts/vscode/settings/profiles";
-import { SessionChoices } from "../../src/hosts/vscode/chat/sessionChoices";
+import { SessionChoices, type TaskStart } from "../../src/hosts/vscode/chat/sessionChoices";
 import { parseWebviewMessage } from "../../src/shared/protocol/messages";
 import { parseParams } from "../../src/shared/protocol/parse";
 import { parseSettingsMessage, SETTINGS_REQUESTS } from "../../src/shared/protocol/settings";
@@ -26,39 +25,28 @@ class FakeStore {
   };
 }
 
-function toolbox(modes: readonly Mode[] = BUILTIN_MODES): Toolbox {
-  const made: Toolbox = {
-    protocol: "xml",
-    maxRequests: 10,
-    mode: modes[0]!,
-    modes,
-    changes: new TaskChanges(),
-    previewEdit: () => undefined,
-    endPreviews: async () => undefined,
-    requireTodosDone: false,
-    withMode: (mode) => ({ ...made, mode }),
-    xmlParams: () => ({}),
-    nativeTools: () => [],
-    systemPrompt: () => "",
-    pipeline: () => {
-      throw new Error("not used");
-    },
-    dispose: () => undefined,
-  };
-  return made;
+/** A new task's modes as the toolbox gives them: the default first. */
+function defaults(modes: readonly Mode[] = BUILTIN_MODES): ModeState {
+  return { mode: modes[0]!, modes };
 }
 
-/** A task whose setMode changes the toolbox's mode and tells the choices, as ChatSession wires it. */
-function task(box: Toolbox, choices: SessionChoices) {
-  return {
+/** The chat's task, started as the choices say: it holds the mode and tells the choices of a change, as ChatSession wires it. */
+function follow(choices: SessionChoices, start: TaskStart, known = defaults()) {
+  let state: ModeState = { mode: start.mode ?? known.mode, modes: known.modes };
+  const task = {
+    get modes() {
+      return state;
+    },
     setMode(slug: string): boolean {
-      const mode = box.modes.find((m) => m.slug === slug);
+      const mode = state.modes.find((m) => m.slug === slug);
       if (!mode) return false;
-      box.mode = mode;
+      state = { ...state, mode };
       choices.modeChanged();
       return true;
     },
   };
+  choices.follow(task);
+  return task;
 }
 
 function setup(pins: Record<string, string> = { architect: "Big" }) {
@@ -69,11 +57,11 @@ function setup(pins: Record<string, string> = { architect: "Big" }) {
 }
 
 describe("a chat's mode and profile choices", () => {
-  it("starts a task in the pinned profile of its mode, with that profile's protocol (subtasks too)", () => {
+  it("starts a task in the pinned profile of its mode, with that profile's protocol", () => {
     const { choices } = setup({ code: "Big" });
-    const box = choices.prepare(toolbox())!;
-    expect(box.protocol).toBe("native");
-    expect(box.withMode(BUILTIN_MODES[1]!).protocol).toBe("native");
+    const start = choices.start(defaults());
+    expect(start).toEqual({ mode: BUILTIN_MODES[0], protocol: "native" });
+    follow(choices, start);
     expect(choices.profile().name).toBe("Big");
     expect(choices.modelOverrides()).toEqual({ contextWindow: 500000 });
     expect(choices.summary()).toEqual({ kind: "anthropic", model: "claude-opus-5", images: true });
@@ -81,42 +69,46 @@ describe("a chat's mode and profile choices", () => {
 
   it("switching to a mode with a pin brings its profile; leaving it goes back to the active one", () => {
     const { choices } = setup();
-    const box = choices.prepare(toolbox())!;
-    const t = task(box, choices);
+    const t = follow(choices, choices.start(defaults()));
     expect(choices.profile().name).toBe("default");
-    expect(choices.pickMode(t, "architect")).toBe(true);
+    expect(choices.pickMode("architect")).toBe(true);
+    expect(t.modes.mode.slug).toBe("architect");
     expect(choices.profile().name).toBe("Big");
-    choices.pickMode(t, "code");
+    choices.pickMode("code");
     expect(choices.profile().name).toBe("default");
-    expect(choices.pickMode(t, "no-such-mode")).toBe(false);
+    expect(choices.pickMode("no-such-mode")).toBe(false);
+    expect(t.modes.mode.slug).toBe("code");
   });
 
   it("a profile picked in the chat wins until the mode changes, and becomes the active one", async () => {
     const { store, choices } = setup();
-    const box = choices.prepare(toolbox())!;
+    follow(choices, choices.start(defaults()));
     expect(await choices.pickProfile("big")).toBe(true);
     expect(store.written).toEqual([{ active: "Big" }]);
     expect(choices.profile().name).toBe("Big");
     expect(await choices.pickProfile("default")).toBe(true);
     expect(store.written.at(-1)).toEqual({ active: "" });
-    choices.pickMode(task(box, choices), "architect");
+    choices.pickMode("architect");
     expect(choices.profile().name).toBe("Big");
     expect(await choices.pickProfile("missing")).toBe(false);
   });
 
   it("cycles through the modes in order and wraps around; new tasks start in the last picked mode", () => {
     const { choices } = setup();
-    const box = choices.prepare(toolbox())!;
-    const t = task(box, choices);
-    const seen = BUILTIN_MODES.map(() => choices.cycleMode(t));
+    follow(choices, choices.start(defaults()));
+    const seen = BUILTIN_MODES.map(() => choices.cycleMode());
     expect(seen).toEqual([...BUILTIN_MODES.slice(1).map((m) => m.slug), "code"]);
-    choices.cycleMode(t);
-    expect(choices.prepare(toolbox())!.mode.slug).toBe("architect");
+    choices.cycleMode();
+    const next = choices.start(defaults());
+    expect(next.mode?.slug).toBe("architect");
+    // The pin of the mode it starts in gives the protocol; a task reopened from history keeps its own mode.
+    expect(next.protocol).toBe("native");
+    expect(choices.start(defaults(), "ask").mode?.slug).toBe("ask");
   });
 
   it("lists modes and profiles for the pickers; a chat without tools has no modes", () => {
     const { choices } = setup();
-    choices.prepare(toolbox());
+    follow(choices, choices.start(defaults()));
     expect(choices.pickers()).toEqual({
       modes: BUILTIN_MODES.map((m) => ({ slug: m.slug, name: m.name })),
       mode: "code",
@@ -126,9 +118,9 @@ describe("a chat's mode and profile choices", () => {
       ],
       profile: "default",
     });
-    choices.prepare(undefined);
+    expect(choices.start(undefined)).toEqual({});
     expect(choices.pickers().modes).toEqual([]);
-    expect(choices.cycleMode({ setMode: () => true })).toBeUndefined();
+    expect(choices.cycleMode()).toBeUndefined();
   });
 });
 

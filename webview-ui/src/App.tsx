@@ -11,6 +11,7 @@ import { McpView } from "./mcp/McpView";
 import { McpStore } from "./mcp/mcpStore";
 import { HistoryView } from "./history/HistoryView";
 import { HistoryStore } from "./history/historyStore";
+import { AT_BOTTOM_PX, useStickToBottom } from "./stickToBottom";
 
 export function App({ store, mcp: given, history: givenHistory }: { store: ChatStore; mcp?: McpStore; history?: HistoryStore }) {
   // Tests of the chat alone render the page without them.
@@ -20,6 +21,7 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
   const history = givenHistory ?? ownHistory;
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const view = useSyncExternalStore(mcp.subscribe, () => mcp.get().view);
+  const follow = useStickToBottom();
   const last = state.items.at(-1);
   // Only the rows on screen render; a long task costs what a short one does.
   const count = state.items.length;
@@ -56,9 +58,12 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
               totalCount={state.items.length}
               itemContent={row}
               computeItemKey={(index) => state.items[index]!.id}
-              followOutput="auto"
+              ref={follow.ref}
+              scrollerRef={follow.scrollerRef}
+              followOutput={follow.followOutput}
+              totalListHeightChanged={follow.totalListHeightChanged}
               initialTopMostItemIndex={state.items.length - 1}
-              atBottomThreshold={40}
+              atBottomThreshold={AT_BOTTOM_PX}
             />
           )}
           {/* Keyed by the item waited after: each new wait counts from zero. */}

@@ -1,48 +1,28 @@
 import type { Disposable } from "../../shared/disposable";
 import type { ChatItem } from "../../shared/protocol/chat";
 import type { TaskInfo } from "../../shared/protocol/messages";
-import { ChatLog, type TaskStatus } from "./ChatLog";
-import type { LlmImage, LlmMessage, Provider } from "../llm/types";
-import type { Logger } from "../ports";
-import type { Toolbox } from "./toolbox";
-import { RepetitionGuard } from "./guards";
+import type { ChatLog, TaskStatus } from "./ChatLog";
+import type { LlmImage, LlmMessage } from "../llm/types";
+import type { ModeState } from "./toolbox";
 import { runToolTurn } from "./toolTurn";
-import type { ApprovalTally, PipelineDeps } from "./pipeline";
+import type { PipelineDeps } from "./pipeline";
 import type { SubtaskResult, TaskControls, TodoItem } from "../ports/taskControls";
 import type { Mode } from "../modes/modes";
 import { awaitSubtask, forwardSubtask } from "./subtask";
-import { ModelInfoSource } from "./modelInfo";
-import { ContextGuard, type ContextOptions } from "./contextGuard";
-import { Conversation } from "./Conversation";
+import { ContextGuard } from "./contextGuard";
+import type { Conversation } from "./Conversation";
 import { requestTurn, type Turn } from "./request";
-import type { ToolProtocol } from "../prompts/system";
-import { taskInfo, UsageMeter } from "./usage";
+import { taskInfo } from "./usage";
 import { DEFAULT_RETRY, rejectsTools, withRetries, type RetryPolicy } from "./retry";
 import type { SavedTask } from "../history/types";
-import { recordOf, restoreParts, type TaskIdentity } from "./taskRecord";
-import { checkedReplyLimits, type ReplyLimits } from "./replyLimits";
+import { recordOf, type TaskIdentity } from "./taskRecord";
+import { TaskRuntime, type SubtaskTies, type TaskRuntimeOptions } from "./taskRuntime";
 
-export interface TaskOptions {
-  /** Resolved per request, so a key or setting changed after an error is picked up by Retry. */
-  getProvider(): Promise<Provider>;
-  logger: Logger;
-  /** Without tools the task is a plain chat: one streamed reply per message. */
-  toolbox?: Toolbox;
-  systemPrompt?: string;
+export interface TaskOptions extends TaskRuntimeOptions {
   /** Read per request, like the provider, so a changed setting applies to the next request. */
   retry?: RetryPolicy | (() => RetryPolicy);
-  /** The user's corrections to the model table (window, max output, prices); validated here. */
-  modelOverrides?(): unknown;
-  /** Prefix of chat item ids; a subtask gets its own so its items can join the parent's chat. */
-  idPrefix?: string;
   /** Its place in task history; a task without one is not saved. */
   identity?: TaskIdentity;
-  /** A task from history to go on with (its chat, conversation, usage and todos). */
-  restored?: SavedTask;
-  /** Window, condensing and budgets (contextGuard.ts); without it the defaults and no budget. */
-  context?: ContextOptions;
-  /** How much of one reply is read (replyLimits.ts); read per request, checked here. */
-  replyLimits?(): Partial<Record<keyof ReplyLimits, unknown>> | undefined;
 }
 
 export type { TaskEvent, TaskStatus } from "./ChatLog";
@@ -54,60 +34,34 @@ const MAX_NO_TOOL_REPLIES = 3;
  * tools, send their results, until the model completes, asks, fails, or a limit stops it.
  */
 export class Task implements Disposable {
+  private readonly runtime: TaskRuntime;
   private readonly log: ChatLog;
   private readonly conversation: Conversation;
   get onDidChange(): ChatLog["onDidChange"] {
     return this.log.onDidChange;
   }
   private controller: AbortController | undefined;
-  private requests = 0;
-  private readonly repetition = new RepetitionGuard();
-  private readonly errors = { count: 0 };
-  private statusValue: TaskStatus = "idle";
-  /** The protocol requests use now; with "auto" it starts native and may fall back to XML for good. */
-  private protocol: ToolProtocol;
-  private readonly usage = new UsageMeter();
-  /** What budgets count against: a subtask's parent's meter, which its usage is added to. */
-  private budgetMeter = this.usage;
   private readonly guard: ContextGuard;
-  private readonly models: ModelInfoSource;
-  /** Whether the current model takes images, as of the last request. */
-  private vision = false;
-  /** The model of the last request, for task history. */
-  private model = "";
-
-  private todoList: TodoItem[] = [];
   /** The running subtask: the user's messages go to it while it waits for an answer. */
   private child: Task | undefined;
   private subtasks = 0;
-  /** For the auto-approve limits; a subtask shares its parent's, whose cost includes the subtask's. */
-  private approvalTally: ApprovalTally = { autoApproved: 0, costSoFar: () => this.usage.totalCost() ?? 0 };
 
-  constructor(private readonly options: TaskOptions) {
-    this.log = new ChatLog(options.idPrefix);
-    this.models = new ModelInfoSource(options.modelOverrides, options.logger);
+  constructor(
+    private readonly options: TaskOptions,
+    ties?: SubtaskTies,
+  ) {
+    this.runtime = new TaskRuntime(options, ties);
+    ({ log: this.log, conversation: this.conversation } = this.runtime);
     // Its checkpoints live under its history id, so a task reopened from history keeps them.
     if (options.identity) options.toolbox?.checkpoints?.useTaskId(options.identity.id);
-    this.protocol = options.toolbox?.protocol === "xml" ? "xml" : "native";
-    const restored = options.restored && restoreParts(options.restored, this.usage);
-    this.conversation = restored?.conversation ?? new Conversation();
-    if (restored) {
-      this.log.load(restored.items);
-      ({ todos: this.todoList, requests: this.requests, status: this.statusValue, protocol: this.protocol, model: this.model } = restored);
-    }
-    const { getProvider, logger, toolbox, systemPrompt, context } = options;
-    this.guard = new ContextGuard({
-      ...{ getProvider, logger, toolbox, systemPrompt, log: this.log, models: this.models, conversation: this.conversation, usage: this.usage, options: context },
-      protocol: () => this.protocol,
-      budgetMeter: () => this.budgetMeter,
-    });
+    this.guard = new ContextGuard(this.runtime);
   }
 
   /** The task as task history saves it; undefined for a task that has no place in history. */
   saved(): SavedTask | undefined {
     const { identity } = this.options;
-    const { conversation, requests, protocol, model, usage } = this;
-    return identity && recordOf({ identity, conversation, items: this.log.snapshot(), usage, todos: this.todoList, requests, status: this.statusValue, mode: this.info().mode, protocol, model });
+    const { conversation, requests, protocol, model, usage, status } = this.runtime;
+    return identity && recordOf({ identity, conversation, items: this.log.snapshot(), usage, todos: [...this.runtime.todos], requests, status, mode: this.info().mode, protocol, model });
   }
 
   get busy(): boolean {
@@ -115,7 +69,12 @@ export class Task implements Disposable {
   }
 
   get status(): TaskStatus {
-    return this.statusValue;
+    return this.runtime.status;
+  }
+
+  /** The current mode and the modes it may switch to; undefined for a plain chat. */
+  get modes(): ModeState | undefined {
+    return this.runtime.modes;
   }
 
   snapshot(): ChatItem[] {
@@ -135,8 +94,8 @@ export class Task implements Disposable {
 
   /** What the chat header shows: mode, tokens, cost, todos. */
   info(): TaskInfo {
-    const changedFiles = this.options.toolbox?.changes.list().length ?? 0;
-    return taskInfo(this.usage, { mode: this.options.toolbox?.mode.slug ?? "chat", status: this.statusValue, changedFiles, todos: this.todoList });
+    const { toolbox, usage, modes, status, todos } = this.runtime;
+    return taskInfo(usage, { mode: modes?.mode.slug ?? "chat", status, changedFiles: toolbox?.changes.list().length ?? 0, todos: [...todos] });
   }
 
   /**
@@ -144,12 +103,15 @@ export class Task implements Disposable {
    * request on. False when the task has no tools or knows no such mode.
    */
   setMode(slug: string): boolean {
-    const toolbox = this.options.toolbox;
-    const mode = toolbox?.modes.find((m) => m.slug === slug);
-    if (!toolbox || !mode) return false;
-    toolbox.mode = mode;
-    this.log.fire({ type: "mode", mode: mode.slug });
+    const mode = this.runtime.modes?.modes.find((m) => m.slug === slug);
+    if (!mode) return false;
+    this.runtime.setMode(mode);
     return true;
+  }
+
+  /** The mode files changed: the task's modes are read again (TaskRuntime.reloadModes). */
+  reloadModes(modes: readonly Mode[]): void {
+    this.runtime.reloadModes(modes);
   }
 
   /** Whether a message can be sent now: the task is idle, or its subtask waits for an answer. */
@@ -161,24 +123,16 @@ export class Task implements Disposable {
   async send(text: string, images: readonly LlmImage[] = [], forModel?: string): Promise<void> {
     if (this.child) return this.child.send(text, images, forModel);
     if (this.busy) throw new Error("a reply is still streaming; wait for it or cancel it first");
-    const { taken, model } = images.length > 0 ? await this.models.imagesFor(this.options.getProvider, images) : { taken: [], model: "" };
-    const shown = taken.map((image) => `data:${image.mediaType};base64,${image.data}`);
-    this.log.append({ id: this.log.newId(), role: "user", text, ...(shown.length > 0 ? { images: shown } : {}) });
-    if (taken.length < images.length) {
-      this.log.error(`${model} does not take images, so the ${images.length === 1 ? "image was" : `${images.length} images were`} not sent; pick a vision model to send images.`, false);
-    }
-    this.conversation.addUserText(forModel ?? text, taken);
-    this.errors.count = 0;
-    this.repetition.reset();
+    await this.runtime.addUserMessage(text, images, forModel);
+    this.runtime.freshStart();
     await this.run();
   }
 
   /** Goes on after a cancel or a limit, telling the model the last step may not have finished. */
   async resume(): Promise<void> {
-    if (this.busy || (this.statusValue !== "stopped" && this.statusValue !== "failed")) return;
+    if (this.busy || (this.status !== "stopped" && this.status !== "failed")) return;
     this.conversation.addUserText("[The user resumed the task after it stopped. The last step may not have finished: check the state of what it touched, then go on.]");
-    this.errors.count = 0;
-    this.repetition.reset();
+    this.runtime.freshStart();
     await this.run();
   }
 
@@ -198,7 +152,7 @@ export class Task implements Disposable {
     const item = this.log.find(checkpointId);
     if (this.busy || item?.role !== "checkpoint" || item.apiIndex === undefined || !this.log.removeAfter(checkpointId)) return false;
     this.conversation.rewind(item.apiIndex);
-    this.setStatus("idle");
+    this.runtime.setStatus("idle");
     return true;
   }
 
@@ -227,39 +181,35 @@ export class Task implements Disposable {
     this.log.dispose();
   }
 
-  private setStatus(status: TaskStatus, reason?: string): void {
-    this.statusValue = status;
-    this.log.fire({ type: "status", status, reason });
-  }
-
   private async run(): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
+    const runtime = this.runtime;
     this.log.fire({ type: "busy", busy: true });
-    this.setStatus("running");
+    runtime.setStatus("running");
     try {
       let noToolReplies = 0;
       for (;;) {
-        const toolbox = this.options.toolbox;
-        if (toolbox && this.requests >= toolbox.maxRequests) {
-          this.stop("stopped", `The task reached its limit of ${toolbox.maxRequests} requests. Send a message to go on.`);
+        const toolbox = runtime.toolbox;
+        if (toolbox && runtime.requests >= toolbox.maxRequests) {
+          runtime.stop("stopped", `The task reached its limit of ${toolbox.maxRequests} requests. Send a message to go on.`);
           return;
         }
         // Fits the window and keeps to the budgets, or stops before the request (contextGuard.ts).
         const stop = await this.guard.beforeRequest(controller.signal);
-        if (stop) return this.setStatus("stopped", stop.reason);
-        this.requests++;
+        if (stop) return runtime.setStatus("stopped", stop.reason);
+        runtime.requests++;
         const turn = await this.streamWithRetries(controller.signal);
         if (!turn) return;
         if (!toolbox) {
           if (turn.note) this.conversation.addNote(turn.note);
-          this.setStatus("idle");
+          runtime.setStatus("idle");
           return;
         }
         if (turn.calls.length === 0) {
           noToolReplies++;
           if (noToolReplies >= MAX_NO_TOOL_REPLIES) {
-            this.stop("failed", "The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on.");
+            runtime.stop("failed", "The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on.");
             return;
           }
           const noTool = "[ERROR] You did not use a tool. Use a tool for the next step; use attempt_completion if the task is done or ask_followup_question if you need the user.";
@@ -272,22 +222,9 @@ export class Task implements Disposable {
       }
     } finally {
       this.controller = undefined;
-      await this.options.toolbox?.endPreviews();
+      await runtime.toolbox?.endPreviews();
       this.log.fire({ type: "busy", busy: false });
     }
-  }
-
-  /** One request: streams text into chat items and returns the tool calls, each with its card; throws on failure. */
-  private async streamTurn(signal: AbortSignal): Promise<Turn> {
-    const { getProvider, logger, toolbox, systemPrompt } = this.options;
-    return requestTurn(signal, {
-      ...{ getProvider, logger, toolbox, systemPrompt, log: this.log, models: this.models, conversation: this.conversation, usage: this.usage },
-      protocol: () => this.protocol,
-      fallBackToXml: (reason) => this.fallBackToXml(reason),
-      noteModel: (model, vision) => ({ model: this.model, vision: this.vision } = { model, vision }),
-      messages: () => this.guard.view(),
-      replyLimits: () => checkedReplyLimits(this.options.replyLimits?.()),
-    });
   }
 
   /**
@@ -296,15 +233,16 @@ export class Task implements Disposable {
    */
   private async streamWithRetries(signal: AbortSignal): Promise<Turn | undefined> {
     const option = this.options.retry ?? DEFAULT_RETRY;
-    const outcome = await withRetries(typeof option === "function" ? option() : option, signal, () => this.streamTurn(signal), {
+    const runtime = this.runtime;
+    const outcome = await withRetries(typeof option === "function" ? option() : option, signal, () => requestTurn(signal, runtime, this.guard.view()), {
       begin: () => {
         const mark = this.log.size;
         return () => this.log.removeFrom(mark);
       },
       mend: (error) => {
         this.options.logger.warn(`request failed (${error.kind}${error.status ? ` ${error.status}` : ""}): ${error.message}`);
-        if (this.protocol !== "native" || this.options.toolbox?.protocol !== "auto" || !rejectsTools(error)) return false;
-        this.fallBackToXml(`the endpoint rejected native tools (${error.message})`);
+        if (runtime.protocol !== "native" || !runtime.toolbox || runtime.protocolSetting !== "auto" || !rejectsTools(error)) return false;
+        runtime.fallBackToXml(`the endpoint rejected native tools (${error.message})`);
         return true;
       },
       retrying: (attempt, of, delayMs, error) => this.log.fire({ type: "retrying", attempt, of, delayMs, reason: error.message }),
@@ -312,30 +250,22 @@ export class Task implements Disposable {
     if (outcome.kind === "ok") return outcome.value;
     if (outcome.kind === "cancelled") {
       this.log.error("Cancelled. Retry to ask again.", true);
-      this.setStatus("stopped", "cancelled");
+      runtime.setStatus("stopped", "cancelled");
     } else {
       this.log.append({ id: this.log.newId(), role: "error", error: outcome.error.toChatError() });
-      this.setStatus("failed", outcome.error.message);
+      runtime.setStatus("failed", outcome.error.message);
     }
     return undefined;
   }
 
   /** `note`: what the model is told along with the results (its reply was stopped at a limit). */
   private async runTools(calls: Turn["calls"], native: boolean, signal: AbortSignal, note?: string): Promise<"continue" | "done"> {
-    const outcome = await runToolTurn(calls, native, {
-      log: this.log,
-      repetition: this.repetition,
-      pipeline: this.pipeline(signal),
-      signal,
-      errors: this.errors,
-      vision: this.vision,
-      stop: (status, reason) => this.stop(status, reason),
-    });
+    const outcome = await runToolTurn(calls, native, this.runtime, this.pipeline(signal), signal);
     const { results, images, waitFor } = outcome;
     const texts = note ? [...outcome.texts, note] : outcome.texts;
     if (waitFor) {
       this.conversation.waitForAnswer({ name: waitFor.block.name, id: native ? waitFor.block.id : undefined, results, texts, images });
-      this.setStatus(waitFor.status);
+      this.runtime.setStatus(waitFor.status);
       return "done";
     }
     this.conversation.addResults(results, texts, images, native);
@@ -343,37 +273,31 @@ export class Task implements Disposable {
   }
 
   private pipeline(signal: AbortSignal): PipelineDeps {
-    const toolbox = this.options.toolbox!;
-    const deps = toolbox.pipeline(signal);
+    const runtime = this.runtime;
+    const toolbox = runtime.toolbox!;
+    const deps = toolbox.pipeline(signal, runtime.modes!);
     const task: TaskControls = {
-      mode: () => toolbox.mode,
-      modes: () => toolbox.modes,
-      switchMode: (mode) => {
-        toolbox.mode = mode;
-        this.log.fire({ type: "mode", mode: mode.slug });
-      },
-      todos: () => this.todoList,
-      setTodos: (todos) => {
-        this.todoList = todos;
-        this.log.fire({ type: "todos", todos: todos.map((t) => ({ ...t })) });
-      },
+      mode: () => runtime.modes!.mode,
+      modes: () => runtime.modes!.modes,
+      switchMode: (mode) => runtime.setMode(mode),
+      todos: () => runtime.todos,
+      setTodos: (todos) => runtime.setTodos(todos),
       requireTodosDone: toolbox.requireTodosDone,
       runSubtask: (mode, message, todos) => this.runSubtask(mode, message, todos, signal),
       condense: (focus) => this.guard.condenseForTool(focus, signal),
     };
     // Made once per reply: each edit takes a checkpoint, and the reply's first can also rewind the task.
     const beforeEdit = toolbox.checkpoints?.beforeEdits(this.log, this.conversation.size);
-    return { ...deps, context: { ...deps.context, task }, approvalTally: this.approvalTally, ...(beforeEdit && { beforeEdit }) };
+    return { ...deps, context: { ...deps.context, task }, approvalTally: runtime.approvalTally, ...(beforeEdit && { beforeEdit }) };
   }
 
   private async runSubtask(mode: Mode, message: string, todos: TodoItem[], signal: AbortSignal): Promise<SubtaskResult> {
-    // A subtask lives in its parent's history entry, not one of its own.
+    // A subtask lives in its parent's history entry, not one of its own; it keeps the parent's protocol setting.
     const { identity: _identity, restored: _restored, ...shared } = this.options;
-    const child = new Task({ ...shared, toolbox: this.options.toolbox!.withMode(mode), idPrefix: `${this.options.idPrefix ?? "m"}.${++this.subtasks}.` });
-    child.todoList = todos;
-    child.approvalTally = this.approvalTally;
-    child.budgetMeter = this.budgetMeter;
-    const forward = forwardSubtask(child, this.log, this.usage);
+    const { toolbox, protocolSetting: protocol } = this.runtime;
+    const idPrefix = `${this.options.idPrefix ?? "m"}.${++this.subtasks}.`;
+    const child = new Task({ ...shared, toolbox: toolbox!.forSubtask(), mode, protocol, idPrefix }, { parent: this.runtime, todos });
+    const forward = forwardSubtask(child, this.log, this.runtime.usage);
     this.child = child;
     const done = awaitSubtask(child, signal);
     child.send(message).catch((err: unknown) => this.options.logger.error(`subtask failed: ${err instanceof Error ? err.message : String(err)}`));
@@ -384,16 +308,5 @@ export class Task implements Disposable {
       forward.dispose();
       child.dispose();
     }
-  }
-
-  private fallBackToXml(reason: string): void {
-    this.protocol = "xml";
-    this.options.logger.info(`tool protocol: switched to XML because ${reason}`);
-    this.log.fire({ type: "protocol", protocol: "xml", reason });
-  }
-
-  private stop(status: TaskStatus, reason: string): void {
-    this.log.error(reason, false);
-    this.setStatus(status, reason);
   }
 }

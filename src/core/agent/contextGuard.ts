@@ -6,8 +6,9 @@ import { planWindow, promptLimit } from "../context/window";
 import { costOf, resolveModelInfo, usageConvention, type ModelInfo, type UsageConvention } from "../llm/models";
 import type { LlmMessage, Provider } from "../llm/types";
 import { summarize } from "./condense";
-import { requestFrame, type RequestContext } from "./request";
-import type { Usage, UsageMeter } from "./usage";
+import { requestFrame } from "./request";
+import type { TaskRuntime } from "./taskRuntime";
+import type { Usage } from "./usage";
 
 /** What a host gives a task to manage its context: settings read per request, and a model for summaries. */
 export interface ContextOptions {
@@ -15,12 +16,6 @@ export interface ContextOptions {
   /** A separate (cheaper) model for summaries; the task's own when absent or undefined. */
   condenseProvider?(): Promise<Provider | undefined>;
 }
-
-export type GuardContext = Pick<RequestContext, "getProvider" | "logger" | "toolbox" | "systemPrompt" | "log" | "models" | "conversation" | "usage" | "protocol"> & {
-  options?: ContextOptions;
-  /** The meter budgets count against: a subtask's parent's, which its usage is added to. */
-  budgetMeter(): UsageMeter;
-};
 
 /** Why the task stops before its next request; the chat already says so. */
 export interface GuardStop {
@@ -54,20 +49,20 @@ export class ContextGuard {
   private awaiting: { counted: number; convention: UsageConvention } | undefined;
   private shortenAfter = 0;
 
-  constructor(private readonly ctx: GuardContext) {
+  constructor(private readonly task: TaskRuntime) {
     // The log's emitter ends with the task, and this listener with it.
-    ctx.log.onDidChange((event) => {
+    task.log.onDidChange((event) => {
       if (event.type === "usage") this.learn(event.request);
     });
   }
 
   private settings(): ContextSettings {
-    return this.ctx.options?.settings() ?? DEFAULT_CONTEXT_SETTINGS;
+    return this.task.context?.settings() ?? DEFAULT_CONTEXT_SETTINGS;
   }
 
   /** The messages the next request sends: the conversation's view, old large results shortened. */
   view(): LlmMessage[] {
-    const view = this.ctx.conversation.apiView();
+    const view = this.task.conversation.apiView();
     return this.shortenAfter > 0 ? this.shortener.apply(view) : view;
   }
 
@@ -76,18 +71,18 @@ export class ContextGuard {
     this.awaiting = undefined;
     let provider: Provider;
     try {
-      provider = await this.ctx.getProvider();
+      provider = await this.task.getProvider();
     } catch (err) {
       // The request fails the same way and shows it with Retry; nothing to measure without a model.
-      this.ctx.logger.info(`context check skipped: ${err instanceof Error ? err.message : String(err)}`);
+      this.task.logger.info(`context check skipped: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
     await loadTokenizer();
     const settings = this.settings();
-    const { info } = this.ctx.models.resolve(provider);
+    const { info } = this.task.models.resolve(provider);
     const convention = usageConvention(provider.kind);
     this.shortenAfter = settings.shortenResultsAfter;
-    await this.shortener.prepare(this.ctx.conversation.apiView(), this.shortenAfter, this.ctx.toolbox?.saveOverflow, (m) => this.ctx.logger.warn(m));
+    await this.shortener.prepare(this.task.conversation.apiView(), this.shortenAfter, this.task.toolbox?.saveOverflow, (m) => this.task.logger.warn(m));
     const perRequest = settings.budget.maxInputPerRequest ?? Infinity;
     const limit = Math.min(promptLimit(info.contextWindow, info.maxOutputTokens), perRequest);
     await this.countAhead();
@@ -116,7 +111,7 @@ export class ContextGuard {
   /** The Condense button: summarises the conversation now, between requests, with a card in the chat. */
   async condenseNow(signal: AbortSignal): Promise<void> {
     const outcome = await this.condenseWithCard("asked in the chat", 1, signal);
-    if (outcome.kind === "nothing") this.ctx.log.error("There is nothing to condense yet: the conversation is only the task and its latest exchange.", false);
+    if (outcome.kind === "nothing") this.task.log.error("There is nothing to condense yet: the conversation is only the task and its latest exchange.", false);
     if (outcome.kind === "budget") this.budgetStop(outcome.check);
   }
 
@@ -145,8 +140,8 @@ export class ContextGuard {
         `The conversation needs about ${n(tokens)} tokens, and even with every older turn hidden the task and its latest exchange do not fit in the ${n(limit)} this model's window leaves for the prompt. Use a model with a larger window, or start a new task.`,
       );
     }
-    this.ctx.conversation.hideOldest(plan.hide);
-    this.ctx.logger.info(`sliding window: ${plan.hide} older messages left out of requests (kept in the task)`);
+    this.task.conversation.hideOldest(plan.hide);
+    this.task.logger.info(`sliding window: ${plan.hide} older messages left out of requests (kept in the task)`);
     return this.measure();
   }
 
@@ -158,8 +153,8 @@ export class ContextGuard {
 
   /** A condense the chat shows as a `condense` card: running, then done with the summary or failed. */
   private async condenseWithCard(why: string, keep: number, signal: AbortSignal): Promise<Condensed> {
-    const log = this.ctx.log;
-    if (!this.ctx.conversation.condensable(1)) return { kind: "nothing" };
+    const log = this.task.log;
+    if (!this.task.conversation.condensable(1)) return { kind: "nothing" };
     const id = log.newId();
     log.append({ id, role: "tool", name: "condense", params: { context: why }, status: "running" });
     const outcome = await this.condense("", keep, signal);
@@ -170,7 +165,7 @@ export class ContextGuard {
 
   /** Summarises what comes before the last `keep` replies (fewer when there are not that many). */
   private async condense(focus: string, keep: number, signal: AbortSignal): Promise<Condensed> {
-    const { conversation, options } = this.ctx;
+    const { conversation, context: options } = this.task;
     const window = conversation.condensable(keep) ?? conversation.condensable(1);
     if (!window) return { kind: "nothing" };
     await loadTokenizer();
@@ -178,9 +173,9 @@ export class ContextGuard {
     const before = this.measure();
     try {
       const separate = await options?.condenseProvider?.();
-      const provider = separate ?? (await this.ctx.getProvider());
+      const provider = separate ?? (await this.task.getProvider());
       // A separate profile's model is priced by the table alone: the task's overrides describe the task's model.
-      const info = separate ? resolveModelInfo(separate.kind, separate.model).info : this.ctx.models.resolve(provider).info;
+      const info = separate ? resolveModelInfo(separate.kind, separate.model).info : this.task.models.resolve(provider).info;
       const convention = usageConvention(provider.kind);
       const input = window.messages.reduce((sum, m) => sum + this.tokensOf(m), 0);
       const settings = this.settings();
@@ -198,33 +193,33 @@ export class ContextGuard {
     } catch (err) {
       if (signal.aborted) return { kind: "cancelled" };
       const message = err instanceof Error ? err.message : String(err);
-      this.ctx.logger.warn(`condensing failed: ${message}`);
+      this.task.logger.warn(`condensing failed: ${message}`);
       return { kind: "failed", message };
     }
   }
 
   /** A summary's tokens and cost join the task's as a request of its own (and a subtask's its parent's, as requests do). */
   private count(usage: Usage, cost: number | undefined): void {
-    const meter = this.ctx.usage;
+    const meter = this.task.usage;
     meter.add(usage, cost);
-    this.ctx.log.fire({ type: "usage", request: usage, cost, total: meter.total(), totalCost: meter.totalCost() });
+    this.task.log.fire({ type: "usage", request: usage, cost, total: meter.total(), totalCost: meter.totalCost() });
   }
 
   /** What the budgets count: every token the task sent or received (cached ones too), and its cost. */
   private spent(convention: UsageConvention): SpendSoFar {
-    const meter = this.ctx.budgetMeter();
+    const meter = this.task.budgetMeter;
     const total = meter.total();
     const cached = convention === "anthropic" ? total.cacheReadTokens + total.cacheWriteTokens : 0;
     return { tokens: total.inputTokens + total.outputTokens + cached, cost: meter.totalCost() };
   }
 
   private budgetStop(check: Extract<BudgetCheck, { ok: false }>): GuardStop {
-    this.ctx.log.append({ id: this.ctx.log.newId(), role: "error", error: { kind: "budget", message: check.reason, retryable: false, limit: check.limit } });
+    this.task.log.append({ id: this.task.log.newId(), role: "error", error: { kind: "budget", message: check.reason, retryable: false, limit: check.limit } });
     return { reason: check.reason };
   }
 
   private stop(message: string, reason = message): GuardStop {
-    this.ctx.log.error(message, false);
+    this.task.log.error(message, false);
     return { reason };
   }
 
@@ -268,7 +263,7 @@ export class ContextGuard {
   }
 
   private frameText(): string {
-    const { system, tools } = requestFrame(this.ctx);
+    const { system, tools } = requestFrame(this.task);
     return tools ? `${system}\n${JSON.stringify(tools)}` : system;
   }
 

@@ -1,17 +1,11 @@
 import { ProviderError, toProviderError } from "../llm/errors";
 import { costOf, usageConvention } from "../llm/models";
-import type { LlmMessage, NativeTool, Provider } from "../llm/types";
-import type { Logger } from "../ports";
-import type { ToolProtocol } from "../prompts/system";
-import type { ChatLog } from "./ChatLog";
-import type { Conversation } from "./Conversation";
-import type { ModelInfoSource } from "./modelInfo";
+import type { LlmMessage, NativeTool } from "../llm/types";
+import type { ToolUseBlock } from "../toolcall/types";
 import { repairToolPairing } from "./pairing";
 import { ReplyReader } from "./replyReader";
-import { DEFAULT_REPLY_LIMITS, type ReplyLimits } from "./replyLimits";
-import type { Toolbox } from "./toolbox";
+import type { TaskRuntime } from "./taskRuntime";
 import type { ToolCall } from "./toolTurn";
-import type { UsageMeter } from "./usage";
 
 const CHAT_PROMPT = "You are Kiln, an AI coding assistant inside VS Code. Answer clearly and concisely; use Markdown for code.";
 
@@ -23,53 +17,33 @@ export interface Turn {
   note?: string;
 }
 
-/** What a request needs of its task. */
-export interface RequestContext {
-  getProvider(): Promise<Provider>;
-  logger: Logger;
-  toolbox?: Toolbox;
-  systemPrompt?: string;
-  log: ChatLog;
-  models: ModelInfoSource;
-  conversation: Conversation;
-  usage: UsageMeter;
-  protocol(): ToolProtocol;
-  fallBackToXml(reason: string): void;
-  /** The model this request goes to, and whether it takes images. */
-  noteModel(model: string, vision: boolean): void;
-  /** The messages to send: the conversation's view, as the context guard shapes it (old results shortened). */
-  messages?(): LlmMessage[];
-  /** How much of a reply is read (replyLimits.ts); the defaults when absent. */
-  replyLimits?(): ReplyLimits;
-}
-
 /** The system prompt and native tools of a request: sent with every request, so counted in its size. */
-export function requestFrame(ctx: Pick<RequestContext, "toolbox" | "systemPrompt" | "protocol">): { system: string; tools: NativeTool[] | undefined } {
-  const { toolbox } = ctx;
-  return {
-    system: toolbox ? toolbox.systemPrompt(ctx.protocol()) : (ctx.systemPrompt ?? CHAT_PROMPT),
-    tools: toolbox && ctx.protocol() === "native" ? toolbox.nativeTools() : undefined,
-  };
+export function requestFrame(task: Pick<TaskRuntime, "toolbox" | "systemPrompt" | "protocol" | "modes">): { system: string; tools: NativeTool[] | undefined } {
+  const { toolbox, modes } = task;
+  if (!toolbox || !modes) return { system: task.systemPrompt ?? CHAT_PROMPT, tools: undefined };
+  return { system: toolbox.systemPrompt(task.protocol, modes), tools: task.protocol === "native" ? toolbox.nativeTools(modes.mode) : undefined };
 }
 
 /**
  * One request: sends the conversation, streams the reply into chat items and the conversation,
  * counts its usage, and returns its tool calls, each with its card. Throws on failure.
  */
-export async function requestTurn(signal: AbortSignal, ctx: RequestContext): Promise<Turn> {
-  const toolbox = ctx.toolbox;
-  const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, ctx.log, (block) => toolbox?.previewEdit(block), ctx.replyLimits?.() ?? DEFAULT_REPLY_LIMITS);
+export async function requestTurn(signal: AbortSignal, task: TaskRuntime, messages: LlmMessage[]): Promise<Turn> {
+  const { toolbox, log, conversation, usage } = task;
+  const auto = toolbox !== undefined && task.protocolSetting === "auto";
+  const preview = (block: ToolUseBlock) => task.modes && toolbox?.previewEdit(block, task.modes.mode);
+  const reader = new ReplyReader(toolbox ? toolbox.xmlParams() : {}, log, preview, task.replyLimits());
   try {
-    const provider = await ctx.getProvider();
-    const model = ctx.models.resolve(provider);
-    ctx.noteModel(provider.model, model.info.supportsImages);
-    if (ctx.protocol() === "native" && toolbox?.protocol === "auto" && !model.info.supportsNativeTools) {
-      ctx.fallBackToXml(`${provider.model} does not support native tool calls`);
+    const provider = await task.getProvider();
+    const model = task.models.resolve(provider);
+    task.noteModel(provider.model, model.info.supportsImages);
+    if (task.protocol === "native" && auto && !model.info.supportsNativeTools) {
+      task.fallBackToXml(`${provider.model} does not support native tool calls`);
     }
-    const checked = repairToolPairing(ctx.messages ? ctx.messages() : ctx.conversation.apiView());
-    for (const problem of checked.problems) ctx.logger.warn(`conversation mended before sending: ${problem}`);
+    const checked = repairToolPairing(messages);
+    for (const problem of checked.problems) task.logger.warn(`conversation mended before sending: ${problem}`);
     const stream = provider.stream({
-      ...requestFrame(ctx),
+      ...requestFrame(task),
       messages: checked.messages,
       // An unknown model's limit is a guess; leave it to the server rather than cut replies short.
       maxTokens: model.known || model.overridden ? model.info.maxOutputTokens : undefined,
@@ -83,25 +57,25 @@ export async function requestTurn(signal: AbortSignal, ctx: RequestContext): Pro
       }
       const { type: _usage, ...request } = event;
       const cost = costOf(request, model.info, usageConvention(provider.kind));
-      ctx.usage.add(request, cost);
-      ctx.usage.noteContext(request, model.info, usageConvention(provider.kind));
-      ctx.log.fire({ type: "usage", request, cost, total: ctx.usage.total(), totalCost: ctx.usage.totalCost() });
+      usage.add(request, cost);
+      usage.noteContext(request, model.info, usageConvention(provider.kind));
+      log.fire({ type: "usage", request, cost, total: usage.total(), totalCost: usage.totalCost() });
     }
     const { raw, xmlTools, nativeBlocks, cardOf, cut } = reader.finish();
-    if (cut) ctx.log.error(cut.forUser, false);
+    if (cut) log.error(cut.forUser, false);
     // Reasoning alone is no answer, and APIs refuse an empty assistant message in the next request.
     const empty = raw.trim() === "" && nativeBlocks.length === 0;
     if (empty && !cut) throw new ProviderError("stream", `${provider.model || "The model"} returned an empty reply.`);
     const native = nativeBlocks.length > 0;
-    if (!native && xmlTools.length > 0 && ctx.protocol() === "native" && toolbox?.protocol === "auto") {
-      ctx.fallBackToXml("the model called tools as XML in its text");
+    if (!native && xmlTools.length > 0 && task.protocol === "native" && auto) {
+      task.fallBackToXml("the model called tools as XML in its text");
     }
     // A reply stopped before any text (reasoning without end) still needs a message of its own.
-    ctx.conversation.addAssistant(empty ? "[No text: Kiln stopped this reply at a limit.]" : raw, nativeBlocks, () => ctx.log.newId());
+    conversation.addAssistant(empty ? "[No text: Kiln stopped this reply at a limit.]" : raw, nativeBlocks, () => log.newId());
     const calls = [...xmlTools, ...nativeBlocks].map((block) => ({ block, itemId: cardOf(block) }));
     return { calls, native, ...(cut && { note: cut.forModel }) };
   } catch (rawErr) {
-    ctx.log.finishTextItems();
+    log.finishTextItems();
     throw toProviderError(rawErr, "The provider");
   }
 }

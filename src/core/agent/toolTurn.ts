@@ -4,8 +4,8 @@ import type { Approvals } from "../ports/approvals";
 import type { ToolUseBlock } from "../toolcall/types";
 import { errorText } from "../tools/defineTool";
 import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult } from "./pipeline";
-import type { ChatLog, TaskStatus } from "./ChatLog";
-import type { RepetitionGuard } from "./guards";
+import type { TaskStatus } from "./ChatLog";
+import type { TaskRuntime } from "./taskRuntime";
 import { ProgressThrottle } from "./progressThrottle";
 
 export const MAX_CONSECUTIVE_ERRORS = 3;
@@ -22,18 +22,6 @@ export interface ToolCall {
   block: ToolUseBlock;
   /** The chat card showing the call. */
   itemId: string | undefined;
-}
-
-export interface ToolTurnContext {
-  log: ChatLog;
-  repetition: RepetitionGuard;
-  pipeline: PipelineDeps;
-  signal: AbortSignal;
-  /** Tool errors in a row, across turns. */
-  errors: { count: number };
-  /** Whether the model takes images; if not, a tool's images are left out with a note. */
-  vision: boolean;
-  stop(status: TaskStatus, reason: string): void;
 }
 
 export interface ToolTurnOutcome {
@@ -53,11 +41,11 @@ export interface ToolTurnOutcome {
  * at a time).
  * Native calls each get exactly one tool_result (skipped ones too); XML calls get text results.
  */
-export async function runToolTurn(calls: readonly ToolCall[], native: boolean, ctx: ToolTurnContext): Promise<ToolTurnOutcome> {
-  const { log, signal } = ctx;
+export async function runToolTurn(calls: readonly ToolCall[], native: boolean, task: TaskRuntime, pipeline: PipelineDeps, signal: AbortSignal): Promise<ToolTurnOutcome> {
+  const { log } = task;
   // Every text of a call that the chat, task history or the model gets: the pipeline redacted the
   // tool's own result, not the errors, progress lines and cancel notes added around it.
-  const redact = (text: string) => redactToolResult(text, ctx.pipeline.redactSecrets !== false);
+  const redact = (text: string) => redactToolResult(text, pipeline.redactSecrets !== false);
   const out: ToolTurnOutcome = { results: [], texts: [], images: [], end: "continue" };
   const started = new Map<number, Promise<ToolCallResult>>();
   const start = (i: number) => {
@@ -75,14 +63,14 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
           protectedPaths: request.protectedPaths,
         });
         try {
-          return await ctx.pipeline.approvals.request({ ...request, callId: itemId });
+          return await pipeline.approvals.request({ ...request, callId: itemId });
         } finally {
           log.setApproval(itemId, undefined);
         }
       },
     };
     const progress = new ProgressThrottle(PROGRESS_INTERVAL_MS, (text) => log.setProgress(itemId, redact(text)));
-    const deps = { ...ctx.pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push };
+    const deps = { ...pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push };
     const running = runToolCall(calls[i]!.block, deps)
       .catch((err: unknown): ToolCallResult => ({ status: "error", reason: "failed", forModel: errorText(err instanceof Error ? err.message : String(err)) }))
       .finally(() => progress.stop());
@@ -94,7 +82,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
   for (let i = 0; i < calls.length; i++) {
     const { block, itemId } = calls[i]!;
     const report = (forModel: string, isError: boolean, images: LlmImage[] = []) => {
-      const shown = ctx.vision ? images : [];
+      const shown = task.vision ? images : [];
       const text = images.length > shown.length ? `${forModel}\n[${images.length} image(s) left out: this model does not take images.]` : forModel;
       if (block.id && native) out.results.push({ type: "tool_result", toolUseId: block.id, content: text, isError, ...(shown.length ? { images: shown } : {}) });
       else {
@@ -107,22 +95,22 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
       report(skipRest, true);
       continue;
     }
-    const repeated = ctx.repetition.check(block);
+    const repeated = task.repetition.check(block);
     if (repeated) {
       log.updateTool(itemId, "error", repeated);
       report(errorText(repeated), true);
-      ctx.stop("stopped", repeated);
+      task.stop("stopped", repeated);
       out.end = "done";
       skipRest = `Skipped: ${repeated}`;
       continue;
     }
     if (!started.has(i)) {
       start(i);
-      if (isUnattendedRead(block, ctx.pipeline)) aheadFrom = i + 1;
+      if (isUnattendedRead(block, pipeline)) aheadFrom = i + 1;
       else aheadFrom = calls.length;
     }
     // Keeps up to READS_AHEAD of the unattended reads that follow this one running.
-    for (; aheadFrom < calls.length && aheadFrom <= i + READS_AHEAD && isUnattendedRead(calls[aheadFrom]!.block, ctx.pipeline); aheadFrom++) start(aheadFrom);
+    for (; aheadFrom < calls.length && aheadFrom <= i + READS_AHEAD && isUnattendedRead(calls[aheadFrom]!.block, pipeline); aheadFrom++) start(aheadFrom);
     if (aheadFrom <= i + READS_AHEAD) aheadFrom = calls.length;
     const result = await started.get(i)!;
     if (signal.aborted) {
@@ -130,7 +118,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
       log.updateTool(itemId, cardStatus(result), result.status === "done" ? redact(result.forModel) : "Cancelled.");
       report("The user cancelled the task.", true);
       skipRest = "Skipped: the task was cancelled.";
-      ctx.stop("stopped", "cancelled");
+      task.stop("stopped", "cancelled");
       out.end = "done";
       continue;
     }
@@ -152,16 +140,15 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, c
     report(forModel, result.status !== "done", result.status === "done" ? result.images : undefined);
     if (result.status === "denied" || result.status === "refused") {
       skipRest = `Skipped: the user denied ${block.name} before this call.`;
-      ctx.errors.count = 0;
+      task.clearErrors();
     } else if (result.status === "error") {
-      ctx.errors.count++;
-      if (ctx.errors.count >= MAX_CONSECUTIVE_ERRORS) {
-        ctx.stop("stopped", `${MAX_CONSECUTIVE_ERRORS} tool calls failed in a row. Tell Kiln how to go on, or start a new task.`);
+      if (task.countError() >= MAX_CONSECUTIVE_ERRORS) {
+        task.stop("stopped", `${MAX_CONSECUTIVE_ERRORS} tool calls failed in a row. Tell Kiln how to go on, or start a new task.`);
         out.end = "done";
         skipRest = "Skipped: too many errors in a row.";
       }
     } else {
-      ctx.errors.count = 0;
+      task.clearErrors();
     }
   }
   return out;

@@ -13,36 +13,44 @@ import { asUseMcpTool, mcpNativeTools } from "../mcp/nativeNames";
 import type { ToolUseBlock } from "../toolcall/types";
 import type { FileSystem } from "../ports/fileSystem";
 import type { Terminal } from "../ports/terminal";
-import { buildSystemPrompt, type ToolProtocol, type ToolProtocolSetting } from "../prompts/system";
+import { buildSystemPrompt, type ToolProtocol } from "../prompts/system";
 import type { AutoApproveInput, PipelineDeps } from "./pipeline";
 import type { ToolRegistry } from "../tools/registry";
 import type { RulesLoad } from "../rules/loadRules";
 import { WorkspaceIgnore } from "../workspace/ignore";
 import type { TaskCheckpoints } from "../checkpoints/taskCheckpoints";
 
-/** Everything the loop needs to work with tools, built once per task by the host. */
+/** A task's mode and the modes it may switch to; the task holds it (TaskRuntime), the toolbox reads it. */
+export interface ModeState {
+  readonly mode: Mode;
+  readonly modes: readonly Mode[];
+}
+
+/**
+ * Everything the loop needs to work with tools, built once per task by the host and never changed
+ * after: what depends on the task's mode takes the mode as an argument.
+ */
 export interface Toolbox {
-  protocol: ToolProtocolSetting;
-  maxRequests: number;
-  /** The current mode; switch_mode changes it for the rest of the task. */
-  mode: Mode;
-  modes: readonly Mode[];
+  readonly maxRequests: number;
+  /** The mode a task starts in unless told otherwise, and the modes known when the toolbox was made. */
+  readonly startMode: Mode;
+  readonly modes: readonly Mode[];
   /** Whether attempt_completion waits for every todo to be done. */
-  requireTodosDone: boolean;
+  readonly requireTodosDone: boolean;
   /** Files the task changed (a subtask's too), for the end-of-task review. */
-  changes: TaskChanges;
+  readonly changes: TaskChanges;
   /** Checkpoints of the workspace before edits; absent where the host takes none. */
-  checkpoints?: TaskCheckpoints;
-  /** A write still streaming from the model, shown in the review as it comes. */
-  previewEdit(block: ToolUseBlock): void;
+  readonly checkpoints?: TaskCheckpoints;
+  /** A write still streaming from the model, shown in the review as it comes (if the mode may write there). */
+  previewEdit(block: ToolUseBlock, mode: Mode): void;
   /** Closes the previews no edit took over (the turn ended). */
   endPreviews(): Promise<void>;
-  /** The same tools and settings in another mode, for a subtask. */
-  withMode(mode: Mode): Toolbox;
+  /** The same tools and settings for a subtask: shared changes, its own view of the files and browser. */
+  forSubtask(): Toolbox;
   xmlParams(): Record<string, string[]>;
-  nativeTools(): NativeTool[];
-  systemPrompt(protocol: ToolProtocol): string;
-  pipeline(signal: AbortSignal): PipelineDeps;
+  nativeTools(mode: Mode): NativeTool[];
+  systemPrompt(protocol: ToolProtocol, modes: ModeState): string;
+  pipeline(signal: AbortSignal, modes: ModeState): PipelineDeps;
   /** Keeps a long text in the task's folder and returns its path (cut results, shortened old ones). */
   saveOverflow?(toolName: string, text: string): Promise<string>;
   /** Closes what the tools left open (the browser). The Task calls it when it is disposed. */
@@ -51,8 +59,8 @@ export interface Toolbox {
 
 export interface ToolboxOptions {
   registry: ToolRegistry;
+  /** The mode a task starts in unless the host says otherwise. */
   mode: Mode;
-  protocol: ToolProtocolSetting;
   approvals: Approvals;
   autoApprove: AutoApproveInput | (() => AutoApproveInput);
   cwd: string;
@@ -100,42 +108,41 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   const ownFiles = new Set<string>();
   // One cache of ignore rules per task; it re-reads a rules file when it changes.
   const ignore = new WorkspaceIgnore(options.cwd);
-  const previews = new StreamPreviews(options.edits, options.fs, options.cwd, ignore, () => toolbox.mode);
+  const previews = new StreamPreviews(options.edits, options.fs, options.cwd, ignore);
   // Inert until the model launches it, so making one per task costs nothing.
   const browser = options.browser?.();
   // MCP tools are offered only while a server can take the call: otherwise they are noise in the prompt.
-  const tools = () => toolsForMode(toolbox.mode, options.registry.list()).filter((t) => t.group !== "mcp" || hasUsableServers(options.mcp?.servers()));
+  const tools = (mode: Mode) => toolsForMode(mode, options.registry.list()).filter((t) => t.group !== "mcp" || hasUsableServers(options.mcp?.servers()));
   const toolbox: Toolbox = {
-    protocol: options.protocol,
     maxRequests: options.maxRequests ?? 100,
     saveOverflow: options.saveOverflow,
-    mode: options.mode,
+    startMode: options.mode,
     modes: options.modes ?? BUILTIN_MODES,
     requireTodosDone: options.requireTodosDone ?? false,
     changes,
     ...(options.checkpoints && { checkpoints: options.checkpoints }),
-    previewEdit: (block) => previews.update(block),
+    previewEdit: (block, mode) => previews.update(block, mode),
     endPreviews: () => previews.end(),
-    withMode: (mode) => createToolbox({ ...options, mode, changes, seen: undefined, checkpoints: options.checkpoints?.forSubtask() }),
+    forSubtask: () => createToolbox({ ...options, changes, seen: undefined, checkpoints: options.checkpoints?.forSubtask() }),
     // Every tool is parsed, not only the mode's: a call the mode forbids is then refused with a
     // message that names the modes that may make it, instead of being read as plain text.
     xmlParams: () => options.registry.xmlParams(),
     // Each MCP tool is also a function of its own, for modes that may use MCP.
-    nativeTools: () => [...options.registry.nativeSchemas(tools()), ...(toolbox.mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === "mcp") ? mcpNativeTools(options.mcp?.servers()) : [])],
-    systemPrompt: (protocol) =>
-      buildSystemPrompt(toolbox.mode, protocol, protocol === "xml" ? options.registry.xmlSection(tools()) : "", {
+    nativeTools: (mode) => [...options.registry.nativeSchemas(tools(mode)), ...(mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === "mcp") ? mcpNativeTools(options.mcp?.servers()) : [])],
+    systemPrompt: (protocol, { mode, modes }) =>
+      buildSystemPrompt(mode, protocol, protocol === "xml" ? options.registry.xmlSection(tools(mode)) : "", {
         cwd: options.cwd,
         os: options.os,
         now: new Date(),
-        modes: toolbox.modes,
+        modes,
         openFiles: options.openFiles?.(),
         mcp: options.mcp?.servers(),
-        rules: options.rules?.(toolbox.mode.slug),
+        rules: options.rules?.(mode.slug),
       }),
-    pipeline: (signal) => ({
+    pipeline: (signal, { mode, modes }) => ({
       registry: options.registry,
-      mode: toolbox.mode,
-      modes: toolbox.modes,
+      mode,
+      modes,
       approvals: options.approvals,
       autoApprove: typeof options.autoApprove === "function" ? options.autoApprove() : options.autoApprove,
       context: {
@@ -162,5 +169,6 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     }),
     dispose: () => void browser?.dispose(),
   };
-  return toolbox;
+  // Per task, fixed: a host or tool that tried to change it (its mode, say) would fail loudly here.
+  return Object.freeze(toolbox);
 }

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { BrowserError } from "../ports/browser";
+import { BrowserError } from "./browserError";
 
 export interface FindChromeEnv {
   platform: NodeJS.Platform;

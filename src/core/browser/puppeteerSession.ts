@@ -1,6 +1,7 @@
 import type { Browser, HTTPRequest, KeyInput, Page } from "puppeteer-core";
 import type { Logger } from "../ports";
-import { BrowserError, type BrowserInput, type BrowserSession, type BrowserSnapshot, type NavigationCheck, type Viewport } from "../ports/browser";
+import type { BrowserInput, BrowserSession, BrowserSnapshot, NavigationCheck, Viewport } from "../ports/browser";
+import { BrowserError } from "./browserError";
 import { findChrome, type FindChromeEnv } from "./findChrome";
 import { PROXY_ERROR_HEADER, startGuardProxy, type GuardProxy } from "./guardProxy";
 

@@ -26,14 +26,14 @@ export class StreamPreviews {
     private readonly fs: FileSystem,
     private readonly cwd: string,
     private readonly ignore: IgnoreRules,
-    private readonly mode: () => Mode,
   ) {}
 
-  update(block: ToolUseBlock): void {
+  /** `mode`: the task's mode now; a path it may not write is never previewed. */
+  update(block: ToolUseBlock, mode: Mode): void {
     if (!this.review?.preview || block.name !== "write_to_file" || !block.partial) return;
     const { path, content } = block.params;
     if (typeof path !== "string" || typeof content !== "string" || path.trim() === "") return;
-    const target = this.targetOf(path.trim());
+    const target = this.targetOf(path.trim(), mode);
     void target.original.then((original) => {
       if (original !== null) this.review?.preview?.({ path: target.path, display: target.display, original, content });
     });
@@ -44,11 +44,11 @@ export class StreamPreviews {
     await this.review?.endPreviews?.();
   }
 
-  private targetOf(path: string): Target {
+  private targetOf(path: string, mode: Mode): Target {
     const known = this.targets.get(path);
     if (known) return known;
     const resolved = resolvePath(this.cwd, path);
-    const allowed = !resolved.outsideWorkspace && !this.ignore.isHiddenFromAgent(resolved.absolute) && checkMode(this.mode(), "edit", "write_to_file", [resolved.display]).ok;
+    const allowed = !resolved.outsideWorkspace && !this.ignore.isHiddenFromAgent(resolved.absolute) && checkMode(mode, "edit", "write_to_file", [resolved.display]).ok;
     const target: Target = { path: resolved.absolute, display: resolved.display, original: allowed ? this.readOriginal(resolved.absolute) : Promise.resolve(null) };
     this.targets.set(path, target);
     return target;

@@ -50,7 +50,3 @@ export type NavigationCheck = (url: string) => Promise<string | undefined>;
 
 /** Makes a session per task (a subtask gets its own), so each can be closed with its task. */
 export type BrowserSessionFactory = () => BrowserSession;
-
-export class BrowserError extends Error {
-  override readonly name = "BrowserError";
-}

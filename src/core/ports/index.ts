@@ -5,9 +5,3 @@ export interface Logger {
   warn(message: string): void;
   error(message: string): void;
 }
-
-export const silentLogger: Logger = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};

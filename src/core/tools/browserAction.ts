@@ -1,4 +1,5 @@
-import { BrowserError, type BrowserInput, type BrowserSnapshot, type Viewport } from "../ports/browser";
+import type { BrowserInput, BrowserSnapshot, Viewport } from "../ports/browser";
+import { BrowserError } from "../browser/browserError";
 import { defineTool, toolError } from "./defineTool";
 import { filePathOf, isLocalHostName, NavigationGuard } from "../browser/navigationGuard";
 import { ignoreRulesOf } from "../workspace/ignore";

@@ -1,4 +1,5 @@
-import { parseTodos, type TodoItem } from "../ports/taskControls";
+import type { TodoItem } from "../ports/taskControls";
+import { parseTodos } from "./todoList";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
 import { checklistItems, markdown, view } from "./present";

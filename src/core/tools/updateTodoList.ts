@@ -1,4 +1,4 @@
-import { formatTodos, parseTodos } from "../ports/taskControls";
+import { formatTodos, parseTodos } from "./todoList";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
 import { checklistItems, view } from "./present";

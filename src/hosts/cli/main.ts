@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { Task, type TaskEvent, type TaskStatus } from "../../core/agent/Task";
 import { formatUsd } from "../../core/llm/models";
-import { formatTodos } from "../../core/ports/taskControls";
+import { formatTodos } from "../../core/tools/todoList";
 import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
 import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
@@ -77,7 +77,6 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
   const toolbox = createToolbox({
     registry: createDefaultRegistry(),
     mode,
-    protocol: args.protocol,
     approvals: new TerminalApprovals(Boolean(process.stdin.isTTY)),
     autoApprove: sandbox.autoApprove,
     cwd: workspace,
@@ -106,7 +105,7 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
     checkpoints: cliCheckpoints(args, workspace, stderrLogger),
   });
   const identity = identityFor(saved, workspace);
-  return new Task({ getProvider, logger: stderrLogger, toolbox, retry, identity, ...limits, ...(saved && { restored: saved }) });
+  return new Task({ getProvider, logger: stderrLogger, toolbox, protocol: args.protocol, retry, identity, ...limits, ...(saved && { restored: saved }) });
 }
 
 async function askOnTerminal(question: string): Promise<string> {

@@ -113,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     },
     // Validated by the core, which names any bad field in the log.
     modelOverrides: () => rawSetting(KILN.provider.modelInfo),
+    toolProtocol: () => readSetting(KILN.provider.protocol, logger),
     createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub, new WorkspaceCheckpoints(context.globalStorageUri, logger)),
     modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {

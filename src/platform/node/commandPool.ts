@@ -1,7 +1,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import type { CommandState, CommandStatus, LaunchedProcess, ProcessExit, ProcessLauncher, ReadOptions, RunOptions, Terminal } from "../../core/ports/terminal";
-import { PlainTextDecoder } from "../../core/ports/terminal";
+import { PlainTextDecoder } from "../../core/process/plainText";
 
 export interface CommandPoolOptions {
   /**

@@ -3,7 +3,8 @@ import type { Socket } from "node:net";
 import type { CommandSandbox } from "../../core/sandbox";
 import { endOnExit, killGroupWhenThisProcessDies } from "../../core/process/childLifetime";
 import { CommandPool, type CommandPoolOptions } from "./commandPool";
-import { cleanEnv, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "../../core/ports/terminal";
+import type { LaunchedProcess, LaunchOptions, ProcessExit, ProcessLauncher } from "../../core/ports/terminal";
+import { cleanEnv } from "../../core/process/commandEnv";
 
 const WINDOWS = process.platform === "win32";
 /** After SIGTERM, how long a process group gets before SIGKILL. */

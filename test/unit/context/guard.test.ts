@@ -1,15 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ChatLog } from "../../../src/core/agent/ChatLog";
 import { CONDENSE_INSTRUCTIONS } from "../../../src/core/agent/condense";
 import { ContextGuard } from "../../../src/core/agent/contextGuard";
 import { Conversation } from "../../../src/core/agent/Conversation";
-import { ModelInfoSource } from "../../../src/core/agent/modelInfo";
+import { TaskRuntime } from "../../../src/core/agent/taskRuntime";
+import { BUILTIN_MODES } from "../../../src/core/modes/modes";
 import { Task } from "../../../src/core/agent/Task";
-import { UsageMeter } from "../../../src/core/agent/usage";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../../../src/core/context/settings";
 import { countTokens, loadTokenizer, messageTokens } from "../../../src/core/context/tokens";
 import type { LlmMessage, LlmRequest, Provider, StreamEvent } from "../../../src/core/llm/types";
-import { silentLogger } from "../../../src/core/ports";
+import { silentLogger } from "../../fixtures/silentLogger";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import type { Toolbox } from "../../../src/core/agent/toolbox";
 
@@ -33,8 +32,7 @@ function fakeModel(replies: string[], usage = { inputTokens: 100, outputTokens: 
 const RESULT = "lorem ipsum dolor sit amet ".repeat(80);
 
 /** The task, then `pairs` native read_file calls, each with its result (about 560 tokens, 2,168 characters). */
-function conversationOf(pairs: number): Conversation {
-  const conversation = new Conversation();
+function fill(conversation: Conversation, pairs: number): Conversation {
   conversation.addUserText("THE TASK: read every file");
   for (let i = 0; i < pairs; i++) {
     const call: ToolUseBlock = { type: "tool_use", name: "read_file", params: {}, partial: false, id: `t${i}`, input: { path: `f${i}.txt` } };
@@ -45,24 +43,19 @@ function conversationOf(pairs: number): Conversation {
 }
 
 function setup(pairs: number, settings: Partial<ContextSettings>, window = 4_000, replies: string[] = [], toolbox?: Toolbox) {
-  const conversation = conversationOf(pairs);
   const model = fakeModel(replies);
-  const log = new ChatLog();
-  const usage = new UsageMeter();
   const current: ContextSettings = { ...DEFAULT_CONTEXT_SETTINGS, budget: {}, ...settings };
-  const guard = new ContextGuard({
+  const task = new TaskRuntime({
     getProvider: async () => model.provider,
     logger: silentLogger,
     toolbox,
     systemPrompt: "You are a test.",
-    log,
-    models: new ModelInfoSource(() => ({ contextWindow: window, maxOutputTokens: 400, inputPrice: 1, outputPrice: 2 }), silentLogger),
-    conversation,
-    usage,
-    protocol: () => "native",
-    options: { settings: () => current },
-    budgetMeter: () => usage,
+    modelOverrides: () => ({ contextWindow: window, maxOutputTokens: 400, inputPrice: 1, outputPrice: 2 }),
+    context: { settings: () => current },
   });
+  const { log, usage } = task;
+  const conversation = fill(task.conversation, pairs);
+  const guard = new ContextGuard(task);
   return { guard, conversation, model, log, usage, current };
 }
 
@@ -178,6 +171,8 @@ describe("the context guard before a request", () => {
   it("sends old large results as a note naming the file with the full text, after N newer ones", async () => {
     const saved: string[] = [];
     const toolbox = {
+      startMode: BUILTIN_MODES[0],
+      modes: BUILTIN_MODES,
       systemPrompt: () => "You are a test.",
       nativeTools: () => [],
       saveOverflow: async (name: string, text: string) => `/tasks/1/${name}-${saved.push(text)}.txt`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HistoryStore } from "../../../src/core/history/HistoryStore";
 import { TaskRecorder } from "../../../src/core/history/recorder";
 import type { SavedTask } from "../../../src/core/history/types";
-import { silentLogger } from "../../../src/core/ports";
+import { silentLogger } from "../../fixtures/silentLogger";
 import { Emitter } from "../../../src/shared/disposable";
 
 /** A task whose every change is a new chat item, and a store whose saves finish when told to. */

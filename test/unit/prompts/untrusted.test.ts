@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ChatLog } from "../../../src/core/agent/ChatLog";
-import { RepetitionGuard } from "../../../src/core/agent/guards";
+import { TaskRuntime } from "../../../src/core/agent/taskRuntime";
+import { silentLogger } from "../../fixtures/silentLogger";
 import { runToolTurn } from "../../../src/core/agent/toolTurn";
 import { findMode } from "../../../src/core/modes/modes";
 import type { BrowserSession, BrowserSnapshot } from "../../../src/core/ports/browser";
@@ -102,22 +102,15 @@ describe("redaction of a tool call's texts", () => {
   });
 
   async function turn(redactSecrets: boolean) {
-    const log = new ChatLog();
+    const task = new TaskRuntime({ getProvider: () => Promise.reject(new Error("no model in this test")), logger: silentLogger });
+    const { log } = task;
     log.append({ id: "t1", role: "tool", name: "leaky", params: {}, status: "running" });
     const shown: ToolItem[] = [];
     log.onDidChange((e) => {
       if (e.type === "itemChanged" && e.item.role === "tool") shown.push(e.item);
     });
     const block: ToolUseBlock = { type: "tool_use", name: "leaky", params: {}, partial: false };
-    const outcome = await runToolTurn([{ block, itemId: "t1" }], false, {
-      log,
-      repetition: new RepetitionGuard(),
-      pipeline: pipeline({ registry: new ToolRegistry([leaky]), redactSecrets }),
-      signal: new AbortController().signal,
-      errors: { count: 0 },
-      vision: false,
-      stop: () => undefined,
-    });
+    const outcome = await runToolTurn([{ block, itemId: "t1" }], false, task, pipeline({ registry: new ToolRegistry([leaky]), redactSecrets }), new AbortController().signal);
     return { card: log.find("t1") as ToolItem, shown, forModel: outcome.texts.join("\n") };
   }
 

@@ -30,7 +30,6 @@ function toolbox(disabled: string[] = [], problems: string[] = []) {
   return createToolbox({
     registry: createDefaultRegistry(),
     mode: findMode("code")!,
-    protocol: "xml",
     approvals: { request: async () => ({ approved: true }) },
     autoApprove: { groups: new Set(), outsideWorkspace: false },
     cwd: workspace,
@@ -40,12 +39,17 @@ function toolbox(disabled: string[] = [], problems: string[] = []) {
   });
 }
 
+/** The system prompt the task sends in `mode`. */
+function promptOf(box: ReturnType<typeof toolbox>, protocol: "xml" | "native", mode = "code"): string {
+  return box.systemPrompt(protocol, { mode: findMode(mode)!, modes: box.modes });
+}
+
 const SECTION = "# User's custom instructions";
 const env = { cwd: "/ws", os: "Linux", now: new Date(0) };
 
 describe("rules in the system prompt", () => {
   it("a workspace without rules gets no rules section", () => {
-    expect(toolbox().systemPrompt("xml")).not.toContain(SECTION);
+    expect(promptOf(toolbox(), "xml")).not.toContain(SECTION);
     expect(buildSystemPrompt(findMode("code")!, "native", "", env)).toBe(buildSystemPrompt(findMode("code")!, "native", "", { ...env, rules: { rules: [], leftOut: [] } }));
   });
 
@@ -55,7 +59,7 @@ describe("rules in the system prompt", () => {
     put(join(workspace, ".kilocode/rules-architect/plans.md"), "Plans go in docs/.");
     put(join(workspace, "AGENTS.md"), "Run npm test.");
     put(join(globalDir, "lang.md"), "Answer in English.");
-    const prompt = toolbox().systemPrompt("xml");
+    const prompt = promptOf(toolbox(), "xml");
     const section = prompt.slice(prompt.indexOf(SECTION));
     expect(prompt.endsWith(section)).toBe(true);
     expect(section).toBe(`${SECTION}
@@ -83,8 +87,8 @@ Write a test for each fix.`);
     put(join(workspace, ".kilocode/rules-code/tests.md"), "CODE RULE");
     put(join(workspace, ".kilocode/rules-architect/plans.md"), "ARCHITECT RULE");
     const box = toolbox();
-    expect(box.systemPrompt("native")).toContain("CODE RULE");
-    const architect = box.withMode(findMode("architect")!).systemPrompt("native");
+    expect(promptOf(box, "native")).toContain("CODE RULE");
+    const architect = promptOf(box, "native", "architect");
     expect(architect).toContain("## .kilocode/rules-architect/plans.md (project, architect mode)\n\nARCHITECT RULE");
     expect(architect).not.toContain("CODE RULE");
   });
@@ -93,13 +97,13 @@ Write a test for each fix.`);
     put(join(workspace, ".kilocode/rules/keep.md"), "KEEP ME");
     put(join(workspace, ".kilocode/rules/off.md"), "TURNED OFF");
     const box = toolbox(["project:.kilocode/rules/off.md"]);
-    const first = box.systemPrompt("xml");
+    const first = promptOf(box, "xml");
     expect(first).toContain("KEEP ME");
     expect(first).not.toContain("TURNED OFF");
     put(join(workspace, ".kilocode/rules/keep.md"), "EDITED");
     rmSync(join(workspace, ".kilocode/rules/off.md"));
     put(join(workspace, ".roorules"), "BROUGHT FROM ROO");
-    const second = box.systemPrompt("xml");
+    const second = promptOf(box, "xml");
     expect(second).toContain("## .kilocode/rules/keep.md (project)\n\nEDITED");
     expect(second).toContain("## .roorules (project)\n\nBROUGHT FROM ROO");
     expect(second).not.toContain("KEEP ME");
@@ -110,8 +114,8 @@ Write a test for each fix.`);
     put(join(workspace, ".kilocode/rules/bin.md"), "\0\0");
     const problems: string[] = [];
     const box = toolbox([], problems);
-    const prompt = box.systemPrompt("xml");
-    box.systemPrompt("xml");
+    const prompt = promptOf(box, "xml");
+    promptOf(box, "xml");
     expect(prompt).toContain(`## .kilocode/rules/huge.md (project)\n\n${"x".repeat(50_000)}\n\n[Cut: the file has 60 KB; only the first 50 KB are included.]`);
     expect(problems).toEqual([
       `rules: ${join(workspace, ".kilocode/rules/bin.md")}: looks like a binary file, not a rule; left out`,

@@ -281,7 +281,6 @@ describe("browser_action with a real Chromium", () => {
     const toolbox = createToolbox({
       registry: createDefaultRegistry(),
       mode: findMode("code")!,
-      protocol: "xml",
       approvals: { request: async () => ({ approved: true }) },
       autoApprove: { groups: new Set(["browser"]), outsideWorkspace: false },
       cwd: process.cwd(),
@@ -293,9 +292,10 @@ describe("browser_action with a real Chromium", () => {
         return s;
       },
     });
-    const child = toolbox.withMode(findMode("ask")!);
+    const child = toolbox.forSubtask();
+    const modes = { mode: toolbox.startMode, modes: toolbox.modes };
     expect(made).toHaveLength(2);
-    const launched = await runToolCall(act({ action: "launch", url: pageUrl }), toolbox.pipeline(new AbortController().signal));
+    const launched = await runToolCall(act({ action: "launch", url: pageUrl }), toolbox.pipeline(new AbortController().signal, modes));
     expect(launched.status).toBe("done");
     expect(made[0]!.isOpen).toBe(true);
     expect(made[1]!.isOpen).toBe(false);
@@ -304,6 +304,6 @@ describe("browser_action with a real Chromium", () => {
     toolbox.dispose();
     expect(made[0]!.isOpen).toBe(false);
     // After the task ended its browser cannot come back.
-    expect((await runToolCall(act({ action: "launch", url: pageUrl }), toolbox.pipeline(new AbortController().signal))).forModel).toContain("Error: the task has ended");
+    expect((await runToolCall(act({ action: "launch", url: pageUrl }), toolbox.pipeline(new AbortController().signal, modes))).forModel).toContain("Error: the task has ended");
   });
 });

@@ -7,7 +7,7 @@ import type { ApprovalDecision, ApprovalRequest } from "../../../src/core/ports/
 import type { CommandPool } from "../../../src/platform/node/commandPool";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { createNodeTerminal } from "../../../src/platform/node/nodeTerminal";
-import { PlainTextDecoder } from "../../../src/core/ports/terminal";
+import { PlainTextDecoder } from "../../../src/core/process/plainText";
 import { destructiveReason } from "../../../src/core/approval/commandSafety";
 import { runToolCall, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";

@@ -27,7 +27,6 @@ function toolbox(limits: Pick<ToolboxOptions, "readFileMaxLines" | "toolResultMa
   return createToolbox({
     registry: createDefaultRegistry(),
     mode: findMode("code")!,
-    protocol: "xml",
     approvals: { request: async () => ({ approved: true }) },
     autoApprove: { groups: new Set(["read", "command"]), outsideWorkspace: false },
     cwd,
@@ -39,7 +38,8 @@ function toolbox(limits: Pick<ToolboxOptions, "readFileMaxLines" | "toolResultMa
 }
 
 const call = (name: string, params: Record<string, string>): ToolUseBlock => ({ type: "tool_use", name, params, partial: false });
-const run = (box: ReturnType<typeof toolbox>, name: string, params: Record<string, string>) => runToolCall(call(name, params), box.pipeline(new AbortController().signal));
+const run = (box: ReturnType<typeof toolbox>, name: string, params: Record<string, string>) =>
+  runToolCall(call(name, params), box.pipeline(new AbortController().signal, { mode: box.startMode, modes: box.modes }));
 
 describe("limits on what reaches the model", () => {
   it("read_file shows readFileMaxLines lines of a real file and says where to read on; a changed limit applies to the next call", async () => {

@@ -9,7 +9,7 @@ import type { LlmRequest, Provider, StreamEvent } from "../../../src/core/llm/ty
 import type { McpHubApi, McpServerView } from "../../../src/core/mcp/types";
 import { resolveMentions } from "../../../src/core/mentions/resolve";
 import { findMode } from "../../../src/core/modes/modes";
-import { silentLogger } from "../../../src/core/ports";
+import { silentLogger } from "../../fixtures/silentLogger";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import type { Terminal } from "../../../src/core/ports/terminal";
 import type { ToolContext } from "../../../src/core/tools/defineTool";
@@ -53,10 +53,10 @@ function taskIn(cwd: string, replies: string[], options: Partial<ToolboxOptions>
     getProvider: async () => model.provider,
     logger: silentLogger,
     modelOverrides: () => ({ contextWindow: 100_000, maxOutputTokens: 500 }),
+    protocol: "xml",
     toolbox: createToolbox({
       registry: createDefaultRegistry(),
       mode: findMode("code")!,
-      protocol: "xml",
       approvals: { request: async () => ({ approved: true }) },
       autoApprove: { groups: new Set(["read"]), outsideWorkspace: false },
       cwd,

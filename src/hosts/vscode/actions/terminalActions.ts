@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import { capText, fillTemplate, MAX_CONTEXT_CHARS } from "../../../core/prompts/templates";
 import type { Logger } from "../../../core/ports";
-import { PlainTextDecoder } from "../../../core/ports/terminal";
+import { PlainTextDecoder } from "../../../core/process/plainText";
 import type { ChatSession } from "../chat/ChatSession";
 import { askChat, promptTemplate } from "./editorActions";
 

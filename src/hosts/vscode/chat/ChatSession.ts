@@ -14,8 +14,9 @@ import { WebviewChannel } from "../webviewChannel";
 import { CHAT_REQUESTS, parseWebviewMessage, type AttachedImage, type ChatRequests, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../../shared/protocol/messages";
 import type { ProfileStore } from "../settings/profileStore";
 import { SessionChoices } from "./sessionChoices";
-import { InputQueue } from "../../../core/agent/inputQueue";
+import { ChatQueue } from "./chatQueue";
 import type { Mode } from "../../../core/modes/modes";
+import type { ToolProtocolSetting } from "../../../core/prompts/system";
 import type { TaskChanges } from "../../../core/edit/taskChanges";
 import type { ChatInputs } from "./chatInputs";
 import type { McpController, McpViewLink } from "../mcp/mcpController";
@@ -29,12 +30,6 @@ import { isMcpMessage } from "../../../shared/protocol/mcp";
 import { BUDGET_SETTING, contextOptions } from "../settings/contextSettings";
 import { runCheckpointAction } from "../history/checkpointActions";
 
-/** A message sent while the task was busy. */
-interface Queued {
-  text: string;
-  images: AttachedImage[];
-}
-
 export interface ChatSessionDeps {
   logger: Logger;
   /** Slash commands, @ mentions and the input's pickers; without it messages go to the task as typed. */
@@ -47,6 +42,8 @@ export interface ChatSessionDeps {
   modelOverrides(): unknown;
   /** Tools for a new task; undefined makes it a plain chat (no folder open). mcpCaller tags its MCP calls (withCaller). */
   createToolbox?(approvals: Approvals, mcpCaller?: unknown): Toolbox | undefined;
+  /** kiln.provider.protocol: how a new task calls tools when no profile says. */
+  toolProtocol?(): ToolProtocolSetting;
   /**
    * Provider profiles: with them, requests use the profile chosen for the task's mode (picker, pin,
    * active profile) instead of getProvider/modelOverrides/providerSummary.
@@ -77,8 +74,8 @@ export class ChatSession implements vscode.Disposable {
   /** The chat's mode and profile pickers; undefined without profiles (then the deps decide). */
   private readonly choices: SessionChoices | undefined;
   private readonly sessionListeners = new DisposableStore();
-  private readonly queue = new InputQueue<Queued>();
-  /** The current task's tools (modes included), for mode-file changes. */
+  private readonly queue: ChatQueue;
+  /** The current task's tools: the files it changed and its checkpoints. */
   private toolbox: Toolbox | undefined;
 
   /** Files the current task changed, for the end-of-task review. */
@@ -108,6 +105,7 @@ export class ChatSession implements vscode.Disposable {
     });
     this.onDidPost = this.channel.onDidPost;
     this.approvals = new ChatApprovals(deps.logger);
+    this.queue = new ChatQueue({ name, logger: deps.logger, post: (message) => this.post(message), canSend: () => this.task.acceptsInput, send: (text, images) => this.sendToTask(text, images) });
     this.mcpRequests = new ChatMcpRequests({ logger: deps.logger, task: () => this.task, provider: () => this.provider() });
     if (deps.profiles) {
       this.choices = new SessionChoices(deps.profiles, deps.logger);
@@ -127,24 +125,21 @@ export class ChatSession implements vscode.Disposable {
    * a mode that is gone stays in force until the task switches away from it.
    */
   reloadModes(): void {
-    const toolbox = this.toolbox;
     const modes = this.deps.modeFiles?.load();
-    if (!toolbox || !modes) return;
-    const current = modes.find((m) => m.slug === toolbox.mode.slug);
-    toolbox.modes = current ? modes : [...modes, toolbox.mode];
-    if (current) toolbox.mode = current;
+    if (!modes) return;
+    this.task.reloadModes(modes);
     this.postPickers();
   }
 
   /** Mode picker and the cycle-mode keybinding: the current task goes on in this mode. */
   pickMode(slug: string): boolean {
     if (!this.choices) return this.task.setMode(slug);
-    return this.choices.pickMode(this.task, slug);
+    return this.choices.pickMode(slug);
   }
 
   /** Switches to the next mode; returns its slug, or undefined when the chat has no modes. */
   cycleMode(): string | undefined {
-    return this.choices?.cycleMode(this.task);
+    return this.choices?.cycleMode();
   }
 
   attach(webview: vscode.Webview): vscode.Disposable {
@@ -211,20 +206,9 @@ export class ChatSession implements vscode.Disposable {
         // The channel has posted the snapshot and what was held for the page.
         return;
       case "chat/send":
-        if (!this.task.acceptsInput) {
-          if (!this.queue.add({ text: message.text, images: message.images ?? [] })) void vscode.window.showWarningMessage("Kiln: too many queued messages; wait for the task, or remove some.");
-          this.postQueue();
-          return;
-        }
-        await this.sendToTask(message.text, message.images);
-        return;
-      case "chat/unqueue": {
-        if (message.send && !this.task.acceptsInput) return;
-        const queued = this.queue.take(message.index);
-        this.postQueue();
-        if (queued !== undefined && message.send) await this.sendToTask(queued.text, queued.images);
-        return;
-      }
+        return this.queue.submit(message.text, message.images);
+      case "chat/unqueue":
+        return this.queue.unqueue(message.index, message.send === true);
       case "chat/retry":
         await this.task.retry();
         return;
@@ -244,7 +228,6 @@ export class ChatSession implements vscode.Disposable {
         return;
       case "chat/cancel":
         this.queue.pause();
-        this.postQueue();
         this.approvals.rejectAll();
         this.mcpRequests.declineAll();
         this.task.cancel();
@@ -298,10 +281,10 @@ export class ChatSession implements vscode.Disposable {
     const choices = this.choices;
     const toolbox = this.deps.createToolbox?.(this.approvals, this.mcpRequests);
     this.toolbox = toolbox;
-    const prepared = choices ? choices.prepare(toolbox) : toolbox;
     // A reopened task goes on in the mode it was in.
-    const mode = saved && prepared?.modes.find((m) => m.slug === saved.entry.mode);
-    if (mode) prepared!.mode = mode;
+    const reopenIn = saved?.entry.mode;
+    const defaults = toolbox && { mode: toolbox.modes.find((m) => m.slug === reopenIn) ?? toolbox.startMode, modes: toolbox.modes };
+    const start = choices?.start(defaults, reopenIn) ?? { mode: defaults?.mode };
     this.identity = identityFor(saved, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? "");
     const task = new Task({
       identity: this.identity,
@@ -311,15 +294,18 @@ export class ChatSession implements vscode.Disposable {
       retry: () => this.deps.retryPolicy(),
       replyLimits: () => this.deps.replyLimits?.(),
       modelOverrides: () => (choices ? choices.modelOverrides() : this.deps.modelOverrides()),
-      toolbox: prepared,
+      toolbox,
+      ...(start.mode && { mode: start.mode }),
+      protocol: start.protocol ?? this.deps.toolProtocol?.(),
       context: contextOptions(this.deps.logger, this.deps.profiles, () => choices?.profile().autoCondensePercent),
     });
+    choices?.follow(task);
     if (this.deps.history) this.taskListeners.add(this.deps.history.record(task));
     this.taskListeners.add(
       task.onDidChange((event) => {
         const message = toHostMessage(event, task);
         if (message) this.post(message);
-        if ((event.type === "busy" || event.type === "status") && task === this.task) this.drainQueue();
+        if ((event.type === "busy" || event.type === "status") && task === this.task) this.queue.drain();
         if (event.type === "mode" && choices) {
           // A mode with a pinned profile brings its profile along.
           choices.modeChanged();
@@ -338,7 +324,7 @@ export class ChatSession implements vscode.Disposable {
   private postSnapshot(): void {
     this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider: this.providerSummary(), task: this.task.info() });
     this.postPickers();
-    this.postQueue();
+    this.queue.show();
   }
 
   private providerSummary(): ProviderSummary {
@@ -347,23 +333,6 @@ export class ChatSession implements vscode.Disposable {
     } catch (err) {
       return { kind: "invalid", model: err instanceof Error ? err.message : String(err) };
     }
-  }
-
-  /** Sends the next queued message once the task can take it (after this event has been posted). */
-  private drainQueue(): void {
-    if (!this.task.acceptsInput || this.queue.messages.length === 0 || this.queue.isPaused) return;
-    queueMicrotask(() => {
-      if (!this.task.acceptsInput) return;
-      const queued = this.queue.next();
-      if (queued === undefined) return;
-      this.postQueue();
-      this.sendToTask(queued.text, queued.images).catch((err: unknown) => this.deps.logger.error(`${this.name}: queued message failed: ${err instanceof Error ? err.message : String(err)}`));
-    });
-  }
-
-  private postQueue(): void {
-    const shown = this.queue.messages.map((m) => (m.images.length > 0 ? `${m.text} (+${m.images.length} image${m.images.length === 1 ? "" : "s"})`.trim() : m.text));
-    this.post({ type: "chat/queue", messages: shown, paused: this.queue.isPaused });
   }
 
   private postPickers(): void {

@@ -103,7 +103,6 @@ export function toolboxFactory(
       registry: createDefaultRegistry(),
       mode: findMode(slug, loaded.modes) ?? BUILTIN_MODES[0]!,
       modes: loaded.modes,
-      protocol: readSetting(KILN.provider.protocol, logger),
       approvals,
       // Read per call, so turning auto-approve or the command sandbox on or off applies to the running task.
       autoApprove: () => sandbox.approval(readAutoApprove(logger), cwd),

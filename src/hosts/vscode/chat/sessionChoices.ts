@@ -1,4 +1,4 @@
-import type { Toolbox } from "../../../core/agent/toolbox";
+import type { ModeState } from "../../../core/agent/toolbox";
 import type { Mode } from "../../../core/modes/modes";
 import { DEFAULT_MODELS, type Provider } from "../../../core/llm/types";
 import { resolveModelInfo } from "../../../core/llm/models";
@@ -8,21 +8,16 @@ import type { Pickers, ProviderSummary } from "../../../shared/protocol/messages
 import { DEFAULT_PROFILE, findProfile, type Profile } from "../settings/profiles";
 import type { ProfileStore } from "../settings/profileStore";
 
-/** What SessionChoices needs of a Task: its mode can be set from outside. */
-export interface ModeSwitchable {
+/** What SessionChoices needs of the chat's task: its mode, and a way to change it (the task announces it). */
+export interface ModeHolder {
+  readonly modes: ModeState | undefined;
   setMode(slug: string): boolean;
 }
 
-/**
- * Gives a toolbox (and the subtasks' toolboxes made from it) the tool protocol of the task's
- * profile. The protocol is fixed when the task starts: mixing XML and native tool calls in one
- * conversation would confuse the model, so a profile picked later changes only the endpoint and model.
- */
-function withProtocol(toolbox: Toolbox, protocol: ToolProtocolSetting): Toolbox {
-  const withMode = toolbox.withMode.bind(toolbox);
-  toolbox.protocol = protocol;
-  toolbox.withMode = (mode: Mode) => withProtocol(withMode(mode), protocol);
-  return toolbox;
+/** How a new task starts: its mode, and the tool protocol of that mode's profile (none without a usable profile). */
+export interface TaskStart {
+  mode?: Mode;
+  protocol?: ToolProtocolSetting;
 }
 
 /**
@@ -32,7 +27,8 @@ function withProtocol(toolbox: Toolbox, protocol: ToolProtocolSetting): Toolbox 
  * profile takes over.
  */
 export class SessionChoices {
-  private toolbox: Toolbox | undefined;
+  /** The chat's current task. */
+  private task: ModeHolder | undefined;
   /**
    * The id of the profile picked in the chat input since the last mode switch: an id, not a name,
    * so the pick follows a rename in the settings panel.
@@ -46,24 +42,33 @@ export class SessionChoices {
     private readonly logger: Logger,
   ) {}
 
-  /** Called with a new task's tools before the Task is made: sets its starting mode and protocol. */
-  prepare(toolbox: Toolbox | undefined): Toolbox | undefined {
-    this.toolbox = toolbox;
+  /**
+   * Before a new task is made: it starts in `reopenIn` (a task from history), else the mode last
+   * picked in this chat, else the default. The protocol is fixed when the task starts: mixing XML
+   * and native tool calls in one conversation would confuse the model, so a profile picked later
+   * changes only the endpoint and model.
+   */
+  start(defaults: ModeState | undefined, reopenIn?: string): TaskStart {
+    this.task = undefined;
     this.picked = undefined;
-    if (!toolbox) return toolbox;
-    const mode = this.nextMode === undefined ? undefined : toolbox.modes.find((m) => m.slug === this.nextMode);
-    if (mode) toolbox.mode = mode;
+    if (!defaults) return {};
+    const mode = [reopenIn, this.nextMode].flatMap((slug) => defaults.modes.filter((m) => m.slug === slug))[0] ?? defaults.mode;
     try {
-      return withProtocol(toolbox, this.store.choose(toolbox.mode.slug).protocol);
+      return { mode, protocol: this.store.choose(mode.slug).protocol };
     } catch (err) {
-      // No usable profile: the first request says so in the chat; the toolbox keeps kiln.provider.protocol.
+      // No usable profile: the first request says so in the chat; the task keeps kiln.provider.protocol.
       this.logger.warn(`no profile for the new task: ${err instanceof Error ? err.message : String(err)}`);
-      return toolbox;
+      return { mode };
     }
   }
 
+  /** The task made from start(): the pickers show its mode, and mode picks go to it. */
+  follow(task: ModeHolder): void {
+    this.task = task;
+  }
+
   get mode(): string | undefined {
-    return this.toolbox?.mode.slug;
+    return this.task?.modes?.mode.slug;
   }
 
   /** The profile the next request uses; throws (a ProviderError) when none is usable. */
@@ -98,8 +103,8 @@ export class SessionChoices {
   }
 
   /** Mode picker or keybinding: the task goes on in `slug`, and this chat's new tasks start in it. */
-  pickMode(task: ModeSwitchable, slug: string): boolean {
-    if (!task.setMode(slug)) {
+  pickMode(slug: string): boolean {
+    if (!this.task?.setMode(slug)) {
       this.logger.warn(`mode ${slug} is not available in this chat`);
       return false;
     }
@@ -108,12 +113,12 @@ export class SessionChoices {
   }
 
   /** The mode after the current one, in the order the picker lists them. */
-  cycleMode(task: ModeSwitchable): string | undefined {
-    const modes = this.toolbox?.modes ?? [];
+  cycleMode(): string | undefined {
+    const modes = this.task?.modes?.modes ?? [];
     if (modes.length === 0) return undefined;
     const index = modes.findIndex((m) => m.slug === this.mode);
     const next = modes[(index + 1) % modes.length]!;
-    return this.pickMode(task, next.slug) ? next.slug : undefined;
+    return this.pickMode(next.slug) ? next.slug : undefined;
   }
 
   /** Profile picker: this task uses `name` from now on, and it becomes the active profile. */
@@ -137,7 +142,7 @@ export class SessionChoices {
       profile = undefined; // Shown as no selection; the chat's next request explains.
     }
     return {
-      modes: (this.toolbox?.modes ?? []).map((m) => ({ slug: m.slug, name: m.name })),
+      modes: (this.task?.modes?.modes ?? []).map((m) => ({ slug: m.slug, name: m.name })),
       ...(this.mode === undefined ? {} : { mode: this.mode }),
       profiles: state.profiles.map((p) => ({ name: p.name, kind: p.kind, model: p.model || DEFAULT_MODELS[p.kind] })),
       ...(profile === undefined ? {} : { profile }),

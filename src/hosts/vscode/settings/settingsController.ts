@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { Logger } from "../../../core/ports";
-import { DisposableStore, Emitter } from "../../../shared/disposable";
+import { DisposableStore, type Event } from "../../../shared/disposable";
 import { RequestError, type CheckedParamsOf, type Done } from "../../../shared/protocol/requests";
 import {
   parseSettingsMessage,
@@ -13,6 +13,7 @@ import {
   type SettingsToHost,
 } from "../../../shared/protocol/settings";
 import { RequestRouter } from "../requestRouter";
+import { WebviewChannel } from "../webviewChannel";
 import { affectsAutoApprove, applyApproveChanges, readApproveView } from "./autoApproveEdits";
 import { deleteMode, modeView, saveMode, watchModeFiles } from "./modeEdits";
 import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
@@ -39,11 +40,10 @@ function formToInput(form: ProfileForm): Record<string, unknown> {
  * Works without a panel too, which is how the in-host tests drive it.
  */
 export class SettingsController implements vscode.Disposable {
-  private webview: vscode.Webview | undefined;
-  private readonly webviewListeners = new DisposableStore();
-  private readonly posted = new Emitter<HostToSettings>();
+  /** The panel's page, once one is open. */
+  private readonly channel: WebviewChannel<SettingsToHost, HostToSettings>;
   /** Everything sent to the panel, for the in-host tests. */
-  readonly onDidPost = this.posted.event;
+  readonly onDidPost: Event<HostToSettings>;
   private readonly listeners = new DisposableStore();
   private readonly requests: RequestRouter<SettingsRequests>;
 
@@ -52,6 +52,8 @@ export class SettingsController implements vscode.Disposable {
     private readonly storage: vscode.Uri,
     private readonly logger: Logger,
   ) {
+    this.channel = new WebviewChannel({ name: "settings", logger, parse: parseSettingsMessage, onMessage: (message) => this.handle(message) });
+    this.onDidPost = this.channel.onDidPost;
     this.requests = new RequestRouter(SETTINGS_REQUESTS, (response) => this.post(response), logger, "settings");
     for (const method of Object.keys(SETTINGS_REQUESTS) as SettingsMethod[]) {
       this.requests.onRequest(method, async (params): Promise<Done> => {
@@ -62,7 +64,7 @@ export class SettingsController implements vscode.Disposable {
     }
     // A hand edit of settings.json or of a mode file, or the toggle command, shows in an open panel.
     const refresh = () => {
-      if (this.webview) void this.postState();
+      if (this.channel.attached) void this.postState();
     };
     this.listeners.add(store.onDidChange(refresh));
     this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => (affectsAutoApprove(event) || affectsOptions(event)) && refresh()));
@@ -72,26 +74,16 @@ export class SettingsController implements vscode.Disposable {
   }
 
   attach(webview: vscode.Webview): vscode.Disposable {
-    this.webviewListeners.clear();
-    this.webview = webview;
-    this.webviewListeners.add(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
-    return {
-      dispose: () => {
-        if (this.webview !== webview) return;
-        this.webview = undefined;
-        this.webviewListeners.clear();
-      },
-    };
+    return this.channel.attach(webview);
   }
 
   /** Entry point for what the panel sends; resolves when the message has been acted on and answered. */
-  async receive(raw: unknown): Promise<void> {
-    const parsed = parseSettingsMessage(raw);
-    if (!parsed.ok) {
-      this.logger.warn(`settings: dropped ${parsed.reason}`);
-      return;
-    }
-    const message = parsed.message;
+  receive(raw: unknown): Promise<void> {
+    return this.channel.receive(raw);
+  }
+
+  /** Every valid message is answered with the new state; a request is also answered with its result. */
+  private async handle(message: SettingsToHost): Promise<void> {
     if (message.type === "request") {
       // The router answers it, a failure included.
       await this.requests.handle(message);
@@ -209,15 +201,11 @@ export class SettingsController implements vscode.Disposable {
   }
 
   private post(message: HostToSettings): void {
-    this.posted.fire(message);
-    void this.webview?.postMessage(message).then(undefined, (err: unknown) => {
-      this.logger.warn(`settings: could not post ${message.type}: ${String(err)}`);
-    });
+    this.channel.post(message);
   }
 
   dispose(): void {
     this.listeners.dispose();
-    this.webviewListeners.dispose();
-    this.posted.dispose();
+    this.channel.dispose();
   }
 }

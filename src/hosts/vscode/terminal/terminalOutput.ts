@@ -1,4 +1,5 @@
-import { PlainTextDecoder, type LaunchedProcess, type LaunchOptions, type ProcessLauncher } from "../../../core/ports/terminal";
+import type { LaunchedProcess, LaunchOptions, ProcessLauncher } from "../../../core/ports/terminal";
+import { PlainTextDecoder } from "../../../core/process/plainText";
 
 /** What @terminal shows of the last command: its end, where the result and errors are. */
 const KEEP_CHARS = 50_000;

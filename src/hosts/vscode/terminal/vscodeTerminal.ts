@@ -3,7 +3,8 @@ import type { Logger } from "../../../core/ports";
 import { CommandPool, type CommandPoolOptions } from "../../../platform/node/commandPool";
 import { launchChild } from "../../../platform/node/nodeTerminal";
 import { commandLine, type CommandSandbox } from "../../../core/sandbox";
-import { cleanEnv, SECRET_ENV, type LaunchedProcess, type LaunchOptions, type ProcessExit, type ProcessLauncher } from "../../../core/ports/terminal";
+import type { LaunchedProcess, LaunchOptions, ProcessExit, ProcessLauncher } from "../../../core/ports/terminal";
+import { cleanEnv, SECRET_ENV } from "../../../core/process/commandEnv";
 
 export const TERMINAL_NAME = "Kiln";
 const ICON = new vscode.ThemeIcon("flame");
