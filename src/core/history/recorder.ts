@@ -64,7 +64,7 @@ export class TaskRecorder implements Disposable {
       this.dirty = false;
       const snapshot = this.task.saved();
       // Nothing to keep until the user has said something.
-      if (!snapshot || snapshot.ui.length === 0) continue;
+      if (!snapshot || !snapshot.ui.some((item) => item.role === "user")) continue;
       const started = performance.now();
       try {
         await this.store.save(snapshot);

@@ -16,15 +16,13 @@ function isNotFound(err: unknown): boolean {
 }
 
 /**
- * The FileSystem port on `workspace.fs`, so tools also work in remote and virtual workspaces
- * (and see what other extensions' file system providers serve).
+ * The FileSystem port on `workspace.fs`, for folders on disk: what a tool reads is what the editor
+ * shows (an open file's unsaved text, its encoding), and a write reaches open editors.
  */
 export class VsCodeFileSystem implements FileSystem {
-  constructor(private readonly toUri: (path: string) => vscode.Uri = (path) => vscode.Uri.file(path)) {}
-
   async stat(path: string): Promise<FileStat | undefined> {
     try {
-      const stat = await vscode.workspace.fs.stat(this.toUri(path));
+      const stat = await vscode.workspace.fs.stat(vscode.Uri.file(path));
       return { type: typeOf(stat.type), size: stat.size };
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -33,7 +31,7 @@ export class VsCodeFileSystem implements FileSystem {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    const uri = this.toUri(path);
+    const uri = vscode.Uri.file(path);
     // Unsaved changes in an editor are what the user sees: tools read them, and edits start from
     // them (the review then saves them with the edit) instead of overwriting them.
     const open = openDocument(uri);
@@ -48,7 +46,7 @@ export class VsCodeFileSystem implements FileSystem {
    * checked for first anyway).
    */
   async encodingHint(path: string): Promise<EncodingHint | undefined> {
-    const uri = this.toUri(path);
+    const uri = vscode.Uri.file(path);
     const open = openDocument(uri);
     if (open) return { encoding: open.encoding, source: "editor" };
     const setting = vscode.workspace.getConfiguration("files", uri).get<unknown>("encoding");
@@ -56,12 +54,12 @@ export class VsCodeFileSystem implements FileSystem {
   }
 
   async readDirectory(path: string): Promise<{ name: string; type: EntryType }[]> {
-    const entries = await vscode.workspace.fs.readDirectory(this.toUri(path));
+    const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.file(path));
     return entries.map(([name, type]) => ({ name, type: typeOf(type) }));
   }
 
   async writeFile(path: string, content: Uint8Array | string): Promise<void> {
-    const target = this.toUri(path);
+    const target = vscode.Uri.file(path);
     const folder = target.with({ path: posix.dirname(target.path) });
     await vscode.workspace.fs.createDirectory(folder);
     // Beside the target, then renamed over it: the file holds the old content or all of the new.
@@ -77,6 +75,6 @@ export class VsCodeFileSystem implements FileSystem {
   }
 
   async delete(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    await vscode.workspace.fs.delete(this.toUri(path), { recursive: options.recursive ?? false, useTrash: false });
+    await vscode.workspace.fs.delete(vscode.Uri.file(path), { recursive: options.recursive ?? false, useTrash: false });
   }
 }

@@ -11,7 +11,7 @@ import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./settings/providerConfig";
 import { KILN, rawSetting, readSection, readSetting } from "./settings/kilnSettings";
 import { setUpWebview } from "./chat/webviewSetup";
-import { loadWorkspaceModes, toolboxFactory } from "./chat/agentSetup";
+import { loadWorkspaceModes, toolboxFactory, workspaceProblem } from "./chat/agentSetup";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./review/proposalDocuments";
 import { TaskReview } from "./review/taskReview";
 import { McpSetup } from "./mcp/mcpSetup";
@@ -114,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     // Validated by the core, which names any bad field in the log.
     modelOverrides: () => rawSetting(KILN.provider.modelInfo),
     toolProtocol: () => readSetting(KILN.provider.protocol, logger),
+    workspaceProblem,
     createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub, new WorkspaceCheckpoints(context.globalStorageUri, logger)),
     modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {

@@ -51,4 +51,19 @@ describe("saving a task as it runs", () => {
     await first;
     expect(saved).toEqual([1, 51]);
   });
+
+  it("keeps nothing until the user has said something: a note the chat shows first (a folder it cannot work in) is no task", async () => {
+    const changes = new Emitter<{ type: string }>();
+    let ui: { id: string; role: string }[] = [{ id: "workspace-problem", role: "error" }];
+    const task = { onDidChange: changes.event, saved: () => ({ entry: { id: "t1" }, api: [], ui }) as unknown as SavedTask };
+    const saved: number[] = [];
+    const recorder = new TaskRecorder(task, { save: async (snapshot: SavedTask) => void saved.push(snapshot.ui.length) } as unknown as HistoryStore, silentLogger);
+    changes.fire({ type: "mode" });
+    await recorder.flush();
+    expect(saved).toEqual([]);
+    ui = [...ui, { id: "m1", role: "user" }];
+    changes.fire({ type: "appended" });
+    await recorder.flush();
+    expect(saved).toEqual([2]);
+  });
 });

@@ -35,6 +35,7 @@ export async function run(): Promise<void> {
   require("./mentions.test");
   require("./editorActions.test");
   require("./budget.test");
+  require("./workspace.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

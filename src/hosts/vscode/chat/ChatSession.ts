@@ -42,6 +42,8 @@ export interface ChatSessionDeps {
   modelOverrides(): unknown;
   /** Tools for a new task; undefined makes it a plain chat (no folder open). mcpCaller tags its MCP calls (withCaller). */
   createToolbox?(approvals: Approvals, mcpCaller?: unknown): Toolbox | undefined;
+  /** Why the window's folder gets no tools (not on disk); a new task says so in the chat. */
+  workspaceProblem?(): string | undefined;
   /** kiln.provider.protocol: how a new task calls tools when no profile says. */
   toolProtocol?(): ToolProtocolSetting;
   /**
@@ -300,6 +302,9 @@ export class ChatSession implements vscode.Disposable {
       context: contextOptions(this.deps.logger, this.deps.profiles, () => choices?.profile().autoCondensePercent),
     });
     choices?.follow(task);
+    // Without this, a chat with no tools in an open folder would look like a broken agent.
+    const problem = !toolbox && !saved ? this.deps.workspaceProblem?.() : undefined;
+    if (problem) task.showItem({ id: "workspace-problem", role: "error", error: { kind: "config", message: problem, retryable: false } });
     if (this.deps.history) this.taskListeners.add(this.deps.history.record(task));
     this.taskListeners.add(
       task.onDidChange((event) => {

@@ -20,6 +20,7 @@ import type { HunkReview } from "../review/hunkReview";
 import type { McpHubApi } from "../../../core/mcp/types";
 import { withCaller } from "../../../core/mcp/requests";
 import type { WorkspaceCheckpoints } from "../history/checkpointActions";
+import { folderProblem } from "./workspaceFolder";
 
 /** Tabs open on files of the workspace, the active one first, as the model should see paths. */
 function openFiles(folder: vscode.WorkspaceFolder): string[] {
@@ -56,19 +57,30 @@ export interface ReviewDocuments {
   hunks?: HunkReview;
 }
 
-/** The built-in and custom modes for the first workspace folder; undefined without a folder. */
-export function loadWorkspaceModes(storage: vscode.Uri, logger: Logger): readonly Mode[] | undefined {
+/** The first workspace folder, where it is one Kiln can work in (workspaceFolder.ts). */
+function workFolder(): vscode.WorkspaceFolder | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder && !folderProblem(folder.uri) ? folder : undefined;
+}
+
+/** Why the window's folder has no tools (a virtual workspace), for the chat to say; undefined otherwise. */
+export function workspaceProblem(): string | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder && folderProblem(folder.uri);
+}
+
+/** The built-in and custom modes for the first workspace folder; undefined without a folder Kiln can work in. */
+export function loadWorkspaceModes(storage: vscode.Uri, logger: Logger): readonly Mode[] | undefined {
+  const folder = workFolder();
   if (!folder) return undefined;
-  const cwd = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
-  const loaded = loadModes(cwd, vscode.Uri.joinPath(storage, GLOBAL_MODES_FILE).fsPath);
+  const loaded = loadModes(folder.uri.fsPath, vscode.Uri.joinPath(storage, GLOBAL_MODES_FILE).fsPath);
   reportModeErrors(loaded.errors, logger);
   return loaded.modes;
 }
 
 /**
  * Builds the tools of a new task from the settings and the first workspace folder. Without a
- * folder there is nothing to work on, and the chat answers without tools.
+ * folder on disk there is nothing to work on, and the chat answers without tools.
  */
 export function toolboxFactory(
   storage: vscode.Uri,
@@ -84,21 +96,17 @@ export function toolboxFactory(
   const sandbox = new VsCodeCommandSandbox(storage, logger);
   // The workspace a command may write in: the first folder, as for every task; a command run with
   // no folder open (it closed mid-task) is confined to its own folder rather than let out.
-  const sandboxFor = (cwd: string) => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    return sandbox.forLaunch(folder?.uri.scheme === "file" ? folder.uri.fsPath : cwd);
-  };
+  const sandboxFor = (cwd: string) => sandbox.forLaunch(workFolder()?.uri.fsPath ?? cwd);
   return (approvals, mcpCaller) => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folder = workFolder();
     if (!folder) return undefined;
-    const cwd = folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
+    const cwd = folder.uri.fsPath;
     // Read for each new task, and again by the chat when a mode file changes (ChatSession).
     const loaded = { modes: loadWorkspaceModes(storage, logger) ?? BUILTIN_MODES };
     const slug = readSetting(KILN.task.mode, logger, (v) => (findMode(v, loaded.modes) ? undefined : "there is no such mode"));
     const taskDir = vscode.Uri.joinPath(storage, "tasks", `${Date.now()}-${++tasks}`);
     let overflows = 0;
-    const toUri = folder.uri.scheme === "file" ? undefined : (path: string) => folder.uri.with({ path });
-    const fs = new VsCodeFileSystem(toUri);
+    const fs = new VsCodeFileSystem();
     return createToolbox({
       registry: createDefaultRegistry(),
       mode: findMode(slug, loaded.modes) ?? BUILTIN_MODES[0]!,
@@ -114,7 +122,7 @@ export function toolboxFactory(
         new DiffEditReview({
           ...review,
           fs,
-          toUri: toUri ?? ((path) => vscode.Uri.file(path)),
+          toUri: (path) => vscode.Uri.file(path),
           logger,
           diagnosticsDelay: () => readSetting(KILN.edits.diagnosticsDelayMs, logger),
           openDiffEditor: () => readSetting(KILN.edits.openDiffEditor, logger),
