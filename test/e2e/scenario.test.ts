@@ -78,6 +78,19 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     await frame.click(`[data-card="${write}"] [data-testid="reject"]`);
     await waitForStatus(write, "denied");
     expect(existsSync(join(workbench.workspace!, "src", "farewell.ts"))).toBe(false);
+    // The feedback shows as the user's own message under the card, not folded inside it.
+    const said = await frame.waitForFunction(
+      (card: string) => {
+        // Virtuoso numbers its rows: the message is the row after the card's.
+        const index = Number(document.querySelector(`[data-card="${card}"]`)?.closest("[data-index]")?.getAttribute("data-index"));
+        const next = document.querySelector(`[data-index="${index + 1}"] [data-testid="message-user"]`) as HTMLElement | null;
+        return next?.innerText.includes("Keep it in src/greet.ts, no new file") ? next.innerText : undefined;
+      },
+      { timeout: 10_000 },
+      write,
+    );
+    expect(await said.jsonValue()).toContain("Keep it in src/greet.ts");
+    await shot("2-write-rejected-feedback-shown");
 
     // The model heard the feedback and proposes the edit where the user asked.
     const adapted = await waitingCard("write_to_file src/greet.ts");

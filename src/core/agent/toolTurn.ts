@@ -137,6 +137,9 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
     // A command's output or an MCP result may hold a key (`env`, `cat .env`): the card shows what the model gets.
     const forModel = redact(result.forModel);
     log.updateTool(itemId, cardStatus(result), forModel);
+    // The words the user gave with a Reject are their message: the chat shows them as one, under
+    // the card, rather than inside the card's result (which keeps what the model was told).
+    if (result.status === "denied" && result.feedback) log.append({ id: log.newId(), role: "user", text: result.feedback });
     report(forModel, result.status !== "done", result.status === "done" ? result.images : undefined);
     if (result.status === "denied" || result.status === "refused") {
       skipRest = `Skipped: the user denied ${block.name} before this call.`;

@@ -117,6 +117,11 @@ describe("the sidebar runs the agent loop in the workspace", () => {
       .map((i) => i.role === "tool" && i.status);
     assert.deepEqual(statuses, ["denied", "done"]);
     assert.match(JSON.stringify(server.requests.at(-2)!.body.messages), /The user denied write_to_file and said:\\n<feedback>\\nsay second, not first/);
+    // The chat shows the feedback as the user's message, right under the card it answered.
+    const shown = items(posted);
+    const deniedAt = shown.findIndex((i) => i.role === "tool" && i.id === first.id);
+    const next = shown[deniedAt + 1];
+    assert.deepEqual(next?.role === "user" ? next.text : next, "say second, not first");
   });
 
   it("edits through the VS Code file system: apply_diff, insert, replace, delete; CRLF kept", async () => {
