@@ -122,6 +122,15 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     expect(refused[0]).toEqual({ title: expect.stringContaining("write_to_file src/greet.ts"), status: expect.stringMatching(/denied|error/) });
     // No approval was asked for: the mode refused it, and told the model which mode may.
     expect(lastRequest()).toContain("Architect mode may edit only Markdown files; src/greet.ts is not one. Modes that may: code, debug");
+    // The card says why in a sentence, with the way out; the model's longer text stays folded.
+    const card = await frame.$eval('[data-testid="message-tool"]', (c) => ({
+      note: (c.querySelector('[data-testid="tool-note"]') as HTMLElement | null)?.innerText,
+      folded: !(c.querySelector('[data-testid="tool-result"]') as HTMLDetailsElement | null)?.open,
+      shown: (c as HTMLElement).innerText,
+    }));
+    expect(card.note).toBe("Architect mode may edit only Markdown files; src/greet.ts is not one. Switch to code or debug mode for this.");
+    expect(card.folded).toBe(true);
+    expect(card.shown).not.toContain("Tools available in this mode");
     expect(readFileSync(join(workbench.workspace!, "src", "greet.ts"), "utf8")).toBe(before);
     await shot("5-architect-refused");
   });

@@ -44,16 +44,24 @@ export function ToolCard({ item }: { item: ToolItem }) {
         </div>
       )}
       {waiting && <ApprovalBox id={item.id} approval={item.approval!} />}
+      {item.note && (
+        <div className="tool-note" data-testid="tool-note">
+          {item.note}
+        </div>
+      )}
       {item.result !== undefined && item.result !== "" && <ToolResult item={item} output={view.body?.kind === "command"} />}
     </div>
   );
 }
 
-/** What the model was told. Folded unless the call failed: then the error is what matters. */
+/**
+ * What the model was told. Folded unless the call failed: then the error is what matters, unless
+ * the card's note already says why in a sentence (a mode or a rule refused it).
+ */
 function ToolResult({ item, output }: { item: ToolItem; output: boolean }) {
-  const summary = item.status === "error" ? "Error" : item.status === "denied" ? "Denied" : output ? "Output" : "Result";
+  const summary = item.note ? "What Kiln told the model" : item.status === "error" ? "Error" : item.status === "denied" ? "Denied" : output ? "Output" : "Result";
   return (
-    <Collapsible className="tool-result" testId="tool-result" autoOpen={item.status === "error"} summary={summary}>
+    <Collapsible className="tool-result" testId="tool-result" autoOpen={item.status === "error" && !item.note} summary={summary}>
       {() => <pre>{item.result}</pre>}
     </Collapsible>
   );

@@ -114,13 +114,15 @@ export class ChatLog implements Disposable {
     this.events.fire({ type: "textDelta", id, delta, field });
   }
 
-  updateTool(id: string | undefined, status: ToolItem["status"], result?: string): void {
+  /** `note`: why Kiln did not run the call, for the user (ToolItem.note). */
+  updateTool(id: string | undefined, status: ToolItem["status"], result?: string, note?: string): void {
     if (!id) return;
     const item = this.find(id);
     if (item?.role !== "tool") return;
     item.status = status;
     item.view = presentTool(item.name, item.params, status);
     if (result !== undefined) item.result = result;
+    if (note !== undefined) item.note = note;
     if (status !== "running") delete item.progress;
     this.events.fire({ type: "itemChanged", item: { ...item } });
   }

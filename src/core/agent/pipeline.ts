@@ -82,8 +82,11 @@ export type ToolCallResult =
   | { status: "denied"; forModel: string; feedback?: string }
   /** Kiln's rules refused the call without asking anyone (a command on the deny list): no failure, and the chat shows it denied. */
   | { status: "refused"; forModel: string; reason: string }
-  /** The call failed (the tool's error outcome, or the pipeline's own checks): it counts toward the errors-in-a-row stop. */
-  | { status: "error"; reason: ToolErrorReason; forModel: string };
+  /**
+   * The call failed (the tool's error outcome, or the pipeline's own checks): it counts toward the
+   * errors-in-a-row stop. `forUser`: a short reason for the chat where the model's text is long.
+   */
+  | { status: "error"; reason: ToolErrorReason; forModel: string; forUser?: string };
 
 function denied(toolName: string, feedback: string | undefined): ToolCallResult {
   const said = feedback?.trim();
@@ -122,8 +125,8 @@ function isProtected(path: ResolvedPath): boolean {
   return [path.display, path.real?.display].some((shown) => shown !== undefined && PROTECTED.some((pattern) => pattern.test(shown)));
 }
 
-function fail(reason: ToolErrorReason, message: string): ToolCallResult {
-  return { status: "error", reason, forModel: errorText(message) };
+function fail(reason: ToolErrorReason, message: string, forUser?: string): ToolCallResult {
+  return { status: "error", reason, forModel: errorText(message), ...(forUser && { forUser }) };
 }
 
 /**
@@ -281,7 +284,8 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   if (!mode.ok) {
     const able = (deps.modes ?? []).filter((m) => checkMode(m, tool.group, tool.name, modePaths).ok).map((m) => m.slug);
     const elsewhere = able.length ? ` Modes that may: ${able.join(", ")} (switch_mode, or new_task for a subtask).` : "";
-    return fail("mode", `${mode.reason}${elsewhere} Tools available in this mode: ${available.join(", ")}.`);
+    const human = able.length ? `${mode.reason} Switch to ${[able.slice(0, -1).join(", "), able.at(-1)].filter(Boolean).join(" or ")} mode for this.` : mode.reason;
+    return fail("mode", `${mode.reason}${elsewhere} Tools available in this mode: ${available.join(", ")}.`, human);
   }
 
   const rules = ignoreRulesOf(deps.context);

@@ -136,7 +136,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
     }
     // A command's output or an MCP result may hold a key (`env`, `cat .env`): the card shows what the model gets.
     const forModel = redact(result.forModel);
-    log.updateTool(itemId, cardStatus(result), forModel);
+    log.updateTool(itemId, cardStatus(result), forModel, noteOf(result));
     // The words the user gave with a Reject are their message: the chat shows them as one, under
     // the card, rather than inside the card's result (which keeps what the model was told).
     if (result.status === "denied" && result.feedback) log.append({ id: log.newId(), role: "user", text: result.feedback });
@@ -155,6 +155,11 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
     }
   }
   return out;
+}
+
+/** Why Kiln did not run the call, for the card; the model's text stays the card's result. */
+function noteOf(result: ToolCallResult): string | undefined {
+  return result.status === "refused" ? result.reason : result.status === "error" ? result.forUser : undefined;
 }
 
 /** A call refused by Kiln's rules shows as denied, like one the user said no to. */

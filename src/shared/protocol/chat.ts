@@ -52,6 +52,8 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
     view: ToolViewSchema.optional(),
     /** What the model was told: the result, the error, or the denial. */
     result: z.string().optional(),
+    /** Why Kiln did not run it, in a sentence for a person (a mode or a rule refused it); `result` keeps the model's longer text. */
+    note: z.string().optional(),
     /** While it runs: the latest progress the tool reported ("3/5 — indexing"). */
     progress: z.string().optional(),
     /** Set while the call waits for the user's Approve / Reject: what it will do. */
