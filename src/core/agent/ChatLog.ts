@@ -82,15 +82,18 @@ export class ChatLog implements Disposable {
     if (event.type === "appended") this.append({ ...event.item });
     else if (event.type === "textDelta") this.textDelta(event.id, event.delta, event.field);
     else if (event.type === "itemChanged") this.replace({ ...event.item });
-    else if (event.type === "itemRemoved") {
-      const index = this.positions.get(event.id);
-      if (index !== undefined) {
-        this.items.splice(index, 1);
-        this.positions.delete(event.id);
-        this.reindex(index);
-      }
-      this.events.fire(event);
+    else if (event.type === "itemRemoved") this.remove(event.id);
+  }
+
+  /** Takes one item out, wherever it is. */
+  remove(id: string): void {
+    const index = this.positions.get(id);
+    if (index !== undefined) {
+      this.items.splice(index, 1);
+      this.positions.delete(id);
+      this.reindex(index);
     }
+    this.events.fire({ type: "itemRemoved", id });
   }
 
   error(message: string, retryable: boolean): void {

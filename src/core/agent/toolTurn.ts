@@ -124,10 +124,12 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
     }
     if (result.status === "done" && result.outcome.kind !== "result") {
       // A question or a completion: the user's next message answers it; later calls are skipped.
-      log.updateTool(itemId, "done");
       if (result.outcome.kind === "question") {
+        log.updateTool(itemId, "done");
         log.append({ id: log.newId(), role: "question", question: result.outcome.question, suggestions: result.outcome.suggestions });
       } else {
+        // One "Task completed" block: the card that streamed the result gives way to it.
+        if (itemId) log.remove(itemId);
         log.append({ id: log.newId(), role: "completion", result: result.outcome.result, command: result.outcome.command });
       }
       out.waitFor = { block, status: result.outcome.kind === "question" ? "answering" : "completed" };

@@ -69,7 +69,6 @@ describe("the sidebar runs the agent loop in the workspace", () => {
           ["list_files", "done"],
           ["read_file", "done"],
           ["write_to_file", "done"],
-          ["attempt_completion", "done"],
         ],
       );
       assert.match(tools[1]!.role === "tool" ? (tools[1]!.result ?? "") : "", /1 \| export function greet/);
@@ -149,7 +148,6 @@ describe("the sidebar runs the agent loop in the workspace", () => {
         ["insert_content", "done"],
         ["search_and_replace", "done"],
         ["delete_file", "done"],
-        ["attempt_completion", "done"],
       ],
     );
     assert.equal(readFileSync(file, "utf8"), "ALPHA\r\nBETA\r\ngamma\r\ndelta\r\n");

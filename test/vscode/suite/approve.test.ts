@@ -125,7 +125,6 @@ describe("auto-approve settings in the running chat", () => {
       [
         ["read_file", "done"],
         ["read_file", "done"],
-        ["attempt_completion", "done"],
       ],
     );
   });

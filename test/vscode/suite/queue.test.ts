@@ -49,8 +49,7 @@ describe("messages typed while the task is busy are queued", () => {
       await waitFor("the queued message at the model", () => /Then mention it in the README/.test(sentSoFar(server)) || undefined);
       await waitFor(
         "the follow-up's completion",
-        () =>
-          posted.some((m) => m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.name === "attempt_completion" && JSON.stringify(m.item).includes("Handled the follow-up.")) || undefined,
+        () => posted.some((m) => m.type === "chat/appended" && m.item.role === "completion" && m.item.result.includes("Handled the follow-up.")) || undefined,
       );
       assert.deepEqual(lastQueue(posted)?.messages, []);
       // It reached the chat as the user's message, after the first completion.
