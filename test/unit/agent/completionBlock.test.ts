@@ -11,7 +11,7 @@ async function turnOf(blocks: ToolUseBlock[]) {
   const task = new TaskRuntime({ getProvider: () => Promise.reject(new Error("no model in this test")), logger: silentLogger });
   const removed: string[] = [];
   task.log.onDidChange((e) => e.type === "itemRemoved" && removed.push(e.id));
-  task.log.append({ id: "say", role: "assistant", text: "Done, I think." });
+  task.log.append({ id: "say", role: "assistant", text: "Done, I think.", partial: false });
   blocks.forEach((block, i) => task.log.append({ id: `c${i}`, role: "tool", name: block.name, params: {}, status: "streaming" }));
   const pipeline = {
     registry: createDefaultRegistry(),
