@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { openKilnWithFakeModel, resultsDir, sendTask, type Workbench } from "./workbench";
+import { dragSidebarEdge, openKilnWithFakeModel, resultsDir, sendTask, shootSidebar, useColorTheme, type Workbench } from "./workbench";
 
 /*
  * The issue's scripted task, one user's session from start to end: nothing is auto-approved, so
@@ -133,6 +133,24 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     expect(card.shown).not.toContain("Tools available in this mode");
     expect(readFileSync(join(workbench.workspace!, "src", "greet.ts"), "utf8")).toBe(before);
     await shot("5-architect-refused");
+    // Dark, then the narrowest sidebar: the reason wraps inside its card, and the badge stays in view.
+    await useColorTheme(workbench.page, "Dark Modern");
+    await frame.waitForFunction(() => document.body.classList.contains("vscode-dark"), { timeout: 10_000 });
+    await shootSidebar(workbench.page, "e2e-scenario-5-architect-refused-dark.png");
+    await dragSidebarEdge(workbench.page, -200);
+    await frame.waitForFunction(() => document.body.clientWidth < 200, { timeout: 10_000 });
+    const inside = await frame.$eval('[data-testid="message-tool"]', (c) => {
+      const outer = c.getBoundingClientRect();
+      return ['[data-testid="tool-note"]', '[data-testid="tool-status"]'].map((sel) => {
+        const r = c.querySelector(sel)!.getBoundingClientRect();
+        return r.width > 0 && r.left >= outer.left && r.right <= outer.right;
+      });
+    });
+    expect(inside).toEqual([true, true]);
+    await shootSidebar(workbench.page, "e2e-scenario-5-architect-refused-narrow.png");
+    await dragSidebarEdge(workbench.page, 200);
+    await frame.waitForFunction(() => document.body.clientWidth > 250, { timeout: 10_000 });
+    await useColorTheme(workbench.page, "Light Modern");
   });
 
   it("a suggested answer that names a mode switches the chat to that mode, and the model goes on in it", async () => {
