@@ -1,5 +1,6 @@
 import * as assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { ChatSession } from "../../../src/hosts/vscode/chat/ChatSession";
@@ -153,7 +154,10 @@ describe("editor and terminal actions ask the sidebar chat", () => {
 
   it("Add Output to Context without a selection takes the terminal's last command and its output", async function () {
     const api = await kiln();
-    const terminal = vscode.window.createTerminal({ name: "kiln-actions", cwd: workspace });
+    // bash with an empty home: shell integration starts only once the user's ~/.bashrc has run, and a
+    // runner's rc file (pyenv waiting 60 s on a stale lock) has outlasted the wait.
+    const home = mkdtempSync(join(tmpdir(), "kiln-home-"));
+    const terminal = vscode.window.createTerminal({ name: "kiln-actions", cwd: workspace, shellPath: "/bin/bash", env: { HOME: home } });
     try {
       terminal.show();
       const integration = await waitFor("shell integration", () => terminal.shellIntegration, 20_000);
@@ -171,6 +175,7 @@ describe("editor and terminal actions ask the sidebar chat", () => {
       assert.match(text, /^Terminal output:\n```\n\$ echo kiln-\$\(\(6\*7\)\)-marker\n[\s\S]*kiln-42-marker[\s\S]*\n```$/);
     } finally {
       terminal.dispose();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
