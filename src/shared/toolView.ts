@@ -34,20 +34,56 @@ export const ToolViewBodySchema = z.discriminatedUnion("kind", [
 ]);
 export type ToolViewBody = z.infer<typeof ToolViewBodySchema>;
 
+/**
+ * The icons a card may show, by their codicon names (VS Code's icon font, which the webview ships).
+ * A fixed list: the name becomes a class name in the page.
+ */
+export const TOOL_ICONS = [
+  "eye",
+  "edit",
+  "new-file",
+  "trash",
+  "terminal",
+  "output",
+  "search",
+  "list-tree",
+  "symbol-class",
+  "globe",
+  "plug",
+  "question",
+  "pass",
+  "arrow-swap",
+  "checklist",
+  "book",
+  "law",
+  "bug",
+  "zap",
+  "fold",
+  "tools",
+] as const;
+export const ToolIconSchema = z.enum(TOOL_ICONS);
+export type ToolIcon = z.infer<typeof ToolIconSchema>;
+
+/** A file or folder in the workspace that the target names, and the line to show; clicking the target opens it. */
+export const ToolLinkSchema = z.object({ path: z.string().min(1), line: z.number().int().positive().optional() });
+export type ToolLink = z.infer<typeof ToolLinkSchema>;
+
 export const ToolViewSchema = z.object({
-  /**
-   * What the call does, for a person to read. For now the tool's name, as cards have always shown
-   * it (tests and screen readers read the title line as `name target state`).
-   */
+  icon: ToolIconSchema.optional(),
+  /** What the call does, as a sentence a person reads, by its status: "Kiln wants to edit", "Kiln read". */
   title: z.string(),
-  /** What it works on, shown after the title: a path (with the lines read), a mode, a server · tool. */
+  /** What it works on, shown after the title: a path (with the lines read), a command, a mode, a server · tool. */
   target: z.string().optional(),
+  /** The target is code (a command line): shown as code. */
+  code: z.boolean().optional(),
+  /** The target is a path that opens in the editor. */
+  link: ToolLinkSchema.optional(),
   /** Absent when the title says it all (or nothing has arrived yet). */
   body: ToolViewBodySchema.optional(),
 });
 export type ToolView = z.infer<typeof ToolViewSchema>;
 
-/** The title line as text: `read_file src/greet.ts:10-40`. */
+/** The title line as text: `Kiln read src/greet.ts:10-40`. */
 export function toolHeading(view: ToolView): string {
   return view.target ? `${view.title} ${view.target}` : view.title;
 }

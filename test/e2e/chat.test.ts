@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { dragSidebarEdge, lastAssistantText, openKilnWithFakeModel, resultsDir, sendTask, shootSidebar, useColorTheme, type Workbench } from "./workbench";
+import { dragSidebarEdge, lastAssistantText, openKilnWithFakeModel, resultsDir, runCommand, sendTask, shootSidebar, useColorTheme, type Workbench } from "./workbench";
 
 let server: FakeModelServer;
 let workbench: Workbench;
@@ -92,11 +92,11 @@ describe("Kiln in code-server, driven by Chromium", () => {
       });
     const cards = await frame.$$eval('[data-testid="message-tool"]', (all) => all.map((e) => [(e as HTMLElement).innerText.split("\n")[0], (e as HTMLElement).dataset.status]));
     expect(cards.slice(-2)).toEqual([
-      [expect.stringContaining("read_file src/greet.ts"), "done"],
-      [expect.stringContaining("write_to_file test/greet.test.ts"), "done"],
+      ["Kiln read src/greet.ts done", "done"],
+      ["Kiln wrote test/greet.test.ts done", "done"],
     ]);
     // One "Task completed" block: no attempt_completion card above it.
-    expect(cards.filter(([title]) => String(title).includes("attempt_completion"))).toEqual([]);
+    expect(await frame.$$('[data-testid="message-tool"][data-tool="attempt_completion"]')).toEqual([]);
     expect(readFileSync(join(workbench.workspace!, "test", "greet.test.ts"), "utf8")).toBe('import { greet } from "../src/greet";\n');
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-agent-task.png") });
   });
@@ -121,7 +121,7 @@ describe("Kiln in code-server, driven by Chromium", () => {
           [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("polite now"))
             ? "done"
             : document.querySelector('[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]')
-              ? (document.querySelector('[data-testid="message-tool"][data-status="waiting"] .tool-name') as HTMLElement).innerText
+              ? (document.querySelector('[data-testid="message-tool"][data-status="waiting"]') as HTMLElement).dataset.tool
               : false,
         { timeout: 30_000 },
       );
@@ -133,18 +133,30 @@ describe("Kiln in code-server, driven by Chromium", () => {
       await frame.waitForFunction(
         (name) =>
           !document.querySelector(`[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]`) ||
-          (document.querySelector('[data-testid="message-tool"][data-status="waiting"] .tool-name') as HTMLElement).innerText !== name,
+          (document.querySelector('[data-testid="message-tool"][data-status="waiting"]') as HTMLElement).dataset.tool !== name,
         { timeout: 30_000 },
         what,
       );
     }
     const cards = await frame.$$eval('[data-testid="message-tool"]', (all) => all.map((e) => [(e as HTMLElement).innerText.split("\n")[0], (e as HTMLElement).dataset.status]));
     expect(cards).toEqual([
-      [expect.stringContaining("read_file 2 files"), "done"],
-      [expect.stringContaining("update_todo_list"), "done"],
-      [expect.stringContaining("apply_diff src/greet.ts"), "done"],
-      [expect.stringContaining("execute_command"), "done"],
+      ["Kiln read 2 files done", "done"],
+      ["Kiln updated the todo list done", "done"],
+      ["Kiln edited src/greet.ts done", "done"],
+      ["Kiln ran grep -c 'Good day' src/greet.ts done", "done"],
     ]);
+    // Each title starts with its icon, drawn from VS Code's icon font that the page ships.
+    const iconFont = await frame.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].filter((f) => f.family.replace(/["']/g, "") === "codicon").map((f) => f.status);
+    });
+    expect(iconFont).toEqual(["loaded"]);
+    expect(await frame.$$eval('[data-testid="message-tool"] .tool-icon', (all) => all.map((e) => e.getBoundingClientRect().width > 0))).toEqual([true, true, true, true]);
+    // The edited file's path opens it in the editor.
+    await runCommand(workbench.page, "View: Close All Editors");
+    await workbench.page.waitForFunction(() => document.querySelectorAll(".tabs-container .tab").length === 0, { timeout: 20_000 });
+    await frame.click('[data-testid="message-tool"][data-tool="apply_diff"] [data-testid="tool-link"]');
+    await workbench.page.waitForFunction(() => (document.querySelector(".tabs-container .tab.active") as HTMLElement | null)?.innerText.includes("greet.ts"), { timeout: 20_000 });
     expect(await frame.$$eval(".tool-files li", (all) => all.map((e) => (e as HTMLElement).innerText))).toEqual(["src/greet.ts lines 1-3", "README.md"]);
     expect(await frame.$$eval('[data-testid="checklist"] li', (all) => all.map((e) => (e as HTMLElement).dataset.status))).toEqual(["completed", "in_progress", "pending"]);
     expect(await frame.$eval('[data-testid="diff-block"]', (e) => (e as HTMLElement).innerText)).toContain("+  return `Good day, ${name}!`;");

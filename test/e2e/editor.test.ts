@@ -169,7 +169,7 @@ describe("Kiln from the code editor", () => {
     await input!.type("Use full names in src/names.ts");
     await input!.press("Enter");
 
-    const card = await waitingCard("write_to_file src/names.ts");
+    const card = await waitingCard("Kiln wants to write src/names.ts");
     // The diff editor opened on the proposal, with a Discard entry above each of the two changes.
     await page.waitForFunction(() => [...document.querySelectorAll(".tabs-container .tab")].some((t) => (t as HTMLElement).innerText.includes("Kiln's proposal")), { timeout: 30_000 });
     await page

@@ -66,12 +66,12 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     );
     await sendTask(frame, "Add a farewell function");
 
-    const read = await waitingCard("read_file src/greet.ts");
+    const read = await waitingCard("Kiln wants to read src/greet.ts");
     await shot("1-read-waiting");
     await frame.click(`[data-card="${read}"] [data-testid="approve"]`);
     await waitForStatus(read, "done");
 
-    const write = await waitingCard("write_to_file src/farewell.ts");
+    const write = await waitingCard("Kiln wants to write src/farewell.ts");
     expect(await frame.$eval(`[data-card="${write}"] [data-testid="approval-diff"]`, (e) => (e as HTMLElement).innerText)).toContain("+export const farewell");
     await frame.type(`[data-card="${write}"] [data-testid="feedback"]`, "Keep it in src/greet.ts, no new file");
     await shot("2-write-feedback");
@@ -93,7 +93,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     await shot("2-write-rejected-feedback-shown");
 
     // The model heard the feedback and proposes the edit where the user asked.
-    const adapted = await waitingCard("write_to_file src/greet.ts");
+    const adapted = await waitingCard("Kiln wants to write src/greet.ts");
     expect(lastRequest()).toContain("Keep it in src/greet.ts, no new file");
     await shot("3-adapted-write");
     await frame.click(`[data-card="${adapted}"] [data-testid="approve"]`);
@@ -119,7 +119,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     const refused = await frame.$$eval('[data-testid="message-tool"]', (cards) =>
       cards.map((c) => ({ title: (c as HTMLElement).innerText.split("\n")[0], status: (c as HTMLElement).dataset.status })),
     );
-    expect(refused[0]).toEqual({ title: expect.stringContaining("write_to_file src/greet.ts"), status: expect.stringMatching(/denied|error/) });
+    expect(refused[0]).toEqual({ title: expect.stringMatching(/^Kiln (could not|was not allowed to) write src\/greet\.ts /), status: expect.stringMatching(/denied|error/) });
     // No approval was asked for: the mode refused it, and told the model which mode may.
     expect(lastRequest()).toContain("Architect mode may edit only Markdown files; src/greet.ts is not one. Modes that may: code, debug");
     // The card says why in a sentence, with the way out; the model's longer text stays folded.
@@ -181,7 +181,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     await frame.select('[data-testid="mode-picker"]', "code");
     server.enqueue({ text: "<read_file>\n<path>README.md</path>\n</read_file>" }, { text: "<attempt_completion>\n<result>Skipped the README.</result>\n</attempt_completion>" });
     await sendTask(frame, "Read the readme");
-    const card = await waitingCard("read_file README.md");
+    const card = await waitingCard("Kiln wants to read README.md");
     // The input had focus (sendTask typed there): the card did not take it, and Enter with an empty input approves...
     // but here the user goes to the feedback box instead, with Escape, and answers with the keyboard alone.
     await workbench.page.keyboard.press("Escape");

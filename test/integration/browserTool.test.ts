@@ -101,7 +101,7 @@ describe("kiln run with browser_action", () => {
     const before = model.requests.length;
     model.enqueue(step("xml", { action: "launch", url: page.url }), step("xml", { result: "Could not open it." }, "attempt_completion"));
     const result = await kiln("openai", ["--protocol", "xml", "--approve", "read,browser", "Check the page"]);
-    expect(result.stderr).not.toMatch(/\[browser_action[^\]]*: done\]/);
+    expect(result.stderr).not.toMatch(/\[Kiln used the browser[^\]]*: done\]/);
     const toModel = sent(model.requests[before + 1]!);
     expect(toModel).toContain("loopback or private address");
     expect(screenshots(model.requests[before + 1]!)).toEqual([]);

@@ -85,7 +85,7 @@ describe.runIf(process.platform !== "win32")("kiln run with a small context wind
     const { code, stderr, stdout, requests } = await kiln([]);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain("✓ Read all six.");
-    expect(stderr).toContain("[condensing the conversation: automatic: the conversation reached");
+    expect(stderr).toContain("[Kiln is condensing the conversation: automatic: the conversation reached");
     const at = requests.findIndex(isSummary);
     expect(at).toBeGreaterThan(2);
     expect(requests.filter(isSummary)).toHaveLength(1);

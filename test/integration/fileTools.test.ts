@@ -74,7 +74,7 @@ describe.each([
     expect(sent(requests[4]!)).toContain("Replaced 1 occurrence in greet.ts.");
     // Edits are auto-approved, deletes are not: in a run without a terminal that is a denial.
     expect(sent(requests[5]!)).toContain("The user denied delete_file");
-    expect(result.stderr).toContain("[delete_file obsolete.txt: denied]");
+    expect(result.stderr).toContain("[Kiln was not allowed to delete obsolete.txt: denied]");
 
     expect(readFileSync(join(workspace, "greet.ts"), "utf8")).toBe('// Greets politely, as the spec asks.\r\nexport function greet(name: string) {\r\n  return "Hello, " + name;\r\n}\r\n');
     expect(readFileSync(join(workspace, "obsolete.txt"), "utf8")).toBe("remove me\n");

@@ -240,7 +240,7 @@ describe.runIf(process.platform !== "win32")("a long task", () => {
     );
     expect(result.code, result.stderr.slice(-2000)).toBe(0);
     expect(result.stderr).not.toContain("EMFILE");
-    expect(result.stderr.match(/\[read_file f\d\.txt: done\]/g)?.length).toBe(2000);
+    expect(result.stderr.match(/\[Kiln read f\d\.txt: done\]/g)?.length).toBe(2000);
     const saved = savedTask(history, result.stderr);
     expect(saved.entry.status).toBe("completed");
     // Every read's card is saved, and the completion as its one block (its card gives way to it).
@@ -253,6 +253,6 @@ describe.runIf(process.platform !== "win32")("a long task", () => {
     const result = await run("openai", "xml", ["--max-requests", "40"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain("MaxListenersExceededWarning");
-    expect(result.stderr.match(/\[read_file f\d\.txt: done\]/g)?.length).toBe(30);
+    expect(result.stderr.match(/\[Kiln read f\d\.txt: done\]/g)?.length).toBe(30);
   });
 });

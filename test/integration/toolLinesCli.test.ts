@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 
 describe.runIf(process.platform !== "win32")("kiln run prints each finished call as its tool presents it", () => {
-  it("a command, a write, a read of several files and an edit: their line, then what they ran, wrote, read or changed", async () => {
+  it("a command, a write, a read of several files and an edit: their sentence, then what they wrote, read or changed", async () => {
     env.server.enqueue(
       xmlTurn("execute_command", { command: "echo hi" }),
       xmlTurn("write_to_file", { path: "notes.txt", content: "a\nb\n", line_count: 2 }),
@@ -30,10 +30,10 @@ describe.runIf(process.platform !== "win32")("kiln run prints each finished call
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("✓ Done.");
-    expect(result.stderr).toContain("\n[execute_command: done]\n  $ echo hi\n");
-    expect(result.stderr).toContain("\n[write_to_file notes.txt: done]\n  2 lines\n");
-    expect(result.stderr).toContain("\n[read_file 2 files: done]\n  notes.txt lines 1-1\n  other.txt\n");
-    expect(result.stderr).toContain("\n[apply_diff notes.txt: done]\n  1 change: −1 +1\n");
+    expect(result.stderr).toContain("\n[Kiln ran `echo hi`: done]\n");
+    expect(result.stderr).toContain("\n[Kiln wrote notes.txt: done]\n  2 lines\n");
+    expect(result.stderr).toContain("\n[Kiln read 2 files: done]\n  notes.txt lines 1-1\n  other.txt\n");
+    expect(result.stderr).toContain("\n[Kiln edited notes.txt: done]\n  1 change: −1 +1\n");
   });
 });
 
@@ -41,13 +41,21 @@ describe("the printed lines of a call", () => {
   const line = (name: string, params: Record<string, string>, status: "done" | "denied" | "error" = "done") => formatToolCall(withView({ id: "t", role: "tool", name, params, status }));
 
   it("one line per field, cut to its first line; no more than six lines in all", () => {
-    expect(line("browser_action", { action: "type", text: "first line\nsecond line" }, "denied")).toBe("[browser_action type: denied]\n  text: first line …");
+    expect(line("browser_action", { action: "type", text: "first line\nsecond line" }, "denied")).toBe("[Kiln was not allowed to use the browser: type: denied]\n  text: first line …");
     const todos = Array.from({ length: 9 }, (_, i) => `- [ ] item ${i + 1}`).join("\n");
-    expect(line("update_todo_list", { todos }).split("\n")).toEqual(["[update_todo_list: done]", "  [ ] item 1", "  [ ] item 2", "  [ ] item 3", "  [ ] item 4", "  [ ] item 5", "  … 4 more"]);
+    expect(line("update_todo_list", { todos }).split("\n")).toEqual([
+      "[Kiln updated the todo list: done]",
+      "  [ ] item 1",
+      "  [ ] item 2",
+      "  [ ] item 3",
+      "  [ ] item 4",
+      "  [ ] item 5",
+      "  … 4 more",
+    ]);
     expect(line("search_files", { path: "src", regex: "x".repeat(300) }).split("\n")[1]).toHaveLength(2 + "regex: ".length + 160);
   });
 
   it("a call whose view has no body is its line alone", () => {
-    expect(line("list_code_definition_names", { path: "src" }, "error")).toBe("[list_code_definition_names src: error]");
+    expect(line("list_code_definition_names", { path: "src" }, "error")).toBe("[Kiln could not list the definitions in src: error]");
   });
 });

@@ -45,15 +45,32 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
       return (
         <div className="message error" role="alert" data-testid="message-error" data-kind={item.error.kind}>
           <div className="error-text">{item.error.message}</div>
-          {item.error.retryable && (
-            <button data-testid="retry" disabled={busy} onClick={() => send({ type: "chat/retry" })}>
-              Retry
-            </button>
-          )}
-          {item.error.kind === "budget" && item.error.limit && <RaiseBudget limit={item.error.limit} />}
+          <div className="error-actions">
+            {(item.error.kind === "no_key" || item.error.kind === "auth") && <FixKey busy={busy} />}
+            {item.error.retryable && (
+              <button data-testid="retry" className={item.error.kind === "auth" || item.error.kind === "no_key" ? "secondary" : undefined} disabled={busy} onClick={() => send({ type: "chat/retry" })}>
+                Retry
+              </button>
+            )}
+            {item.error.kind === "budget" && item.error.limit && <RaiseBudget limit={item.error.limit} />}
+          </div>
         </div>
       );
   }
+}
+
+/** No key, or a key the provider refused: set the key (then the request goes again), or open the provider settings. */
+function FixKey({ busy }: { busy: boolean }) {
+  return (
+    <>
+      <button data-testid="set-api-key" disabled={busy} title="Paste the key; it is kept in VS Code's secret storage and the request goes again" onClick={() => send({ type: "chat/setApiKey" })}>
+        Set API key
+      </button>
+      <button className="secondary" data-testid="open-settings" onClick={() => send({ type: "chat/openSettings" })}>
+        Open settings
+      </button>
+    </>
+  );
 }
 
 /** A budget stopped the task: the setting opens to raise it, then Resume (in the header) goes on. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { ToolItem, ToolStatus } from "../../src/shared/protocol/chat";
+import type { CallControl, ToolItem, ToolStatus } from "../../src/shared/protocol/chat";
 import { toolHeading, type ToolView } from "../../src/shared/toolView";
 import { Collapsible } from "./cards/Collapsible";
 import { unifiedLineKind } from "./cards/diffText";
@@ -17,22 +17,50 @@ const STATUS_LABEL: Record<ToolStatus, string> = {
 
 /** The call as its tool presents it; a card saved without a view shows its name and parameters. */
 function viewOf(item: ToolItem): ToolView {
-  return item.view ?? { title: item.name, body: { kind: "fields", fields: Object.entries(item.params).map(([label, value]) => ({ label, value })) } };
+  return item.view ?? { icon: "tools", title: item.name, body: { kind: "fields", fields: Object.entries(item.params).map(([label, value]) => ({ label, value })) } };
+}
+
+/** What the call works on: a path opens in the editor, a command line is code. */
+function Target({ view }: { view: ToolView }) {
+  const { link } = view;
+  if (link)
+    return (
+      <a
+        className="tool-target"
+        href="#"
+        data-testid="tool-link"
+        title={`Open ${link.path}`}
+        onClick={(event) => {
+          event.preventDefault();
+          send({ type: "chat/openFile", path: link.path, ...(link.line !== undefined && { line: link.line }) });
+        }}
+      >
+        {view.target}
+      </a>
+    );
+  return view.code ? <code className="tool-target tool-code">{view.target}</code> : <span className="tool-target">{view.target}</span>;
 }
 
 /**
  * A tool call: its parameters while they stream, Approve / Reject while it waits for the user,
- * then its state and result. The title stays one line of text (`name target state`): e2e tests and
- * screen readers read it that way.
+ * then its state and result. The title is one line of text, a sentence (`Kiln wants to edit
+ * src/a.ts waiting`): screen readers and e2e tests read it that way. It wraps rather than cut, so
+ * the state after a long path stays in view.
  */
 export function ToolCard({ item }: { item: ToolItem }) {
   const waiting = item.status === "waiting" && item.approval !== undefined;
   const view = viewOf(item);
   return (
-    <div className="message tool" data-testid="message-tool" data-status={item.status} data-card={item.id}>
+    <div className="message tool" data-testid="message-tool" data-status={item.status} data-card={item.id} data-tool={item.name}>
       <div className="tool-title" title={toolHeading(view)}>
+        {view.icon && <span className={`codicon codicon-${view.icon} tool-icon`} aria-hidden="true" />}
         <span className="tool-name">{view.title}</span>
-        {view.target && <span className="tool-target"> {view.target}</span>}{" "}
+        {view.target && (
+          <>
+            {" "}
+            <Target view={view} />
+          </>
+        )}{" "}
         <span className={`tool-status status-${item.status}`} data-testid="tool-status">
           {STATUS_LABEL[item.status]}
         </span>
@@ -43,6 +71,8 @@ export function ToolCard({ item }: { item: ToolItem }) {
           {item.progress}
         </div>
       )}
+      {item.status === "running" && item.output && <LiveOutput output={item.output} />}
+      {item.status === "running" && (item.controls?.length ?? 0) > 0 && <CallControls id={item.id} controls={item.controls!} command={view.body?.kind === "command"} />}
       {waiting && <ApprovalBox id={item.id} approval={item.approval!} />}
       {item.note && (
         <div className="tool-note" data-testid="tool-note">
@@ -50,6 +80,48 @@ export function ToolCard({ item }: { item: ToolItem }) {
         </div>
       )}
       {item.result !== undefined && item.result !== "" && <ToolResult item={item} output={view.body?.kind === "command"} />}
+    </div>
+  );
+}
+
+/** What a running call has printed so far, kept scrolled to the newest line. */
+function LiveOutput({ output }: { output: string }) {
+  const ref = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const pre = ref.current;
+    if (pre) pre.scrollTop = pre.scrollHeight;
+  }, [output]);
+  return (
+    <pre ref={ref} className="tool-live-output" data-testid="tool-live-output" aria-live="off">
+      {output}
+    </pre>
+  );
+}
+
+/** Continue while running and Stop (and, for a command, the terminal it runs in) on a running call's card. */
+function CallControls({ id, controls, command }: { id: string; controls: readonly CallControl[]; command: boolean }) {
+  return (
+    <div className="call-controls">
+      {controls.includes("continue") && (
+        <button
+          className="secondary"
+          data-testid="call-continue"
+          title="The model gets the output so far and goes on; the command keeps running"
+          onClick={() => send({ type: "chat/callControl", id, control: "continue" })}
+        >
+          Continue while running
+        </button>
+      )}
+      {controls.includes("stop") && (
+        <button className="secondary" data-testid="call-stop" title="End this command; the task goes on" onClick={() => send({ type: "chat/callControl", id, control: "stop" })}>
+          Stop
+        </button>
+      )}
+      {command && (
+        <button className="link-button" data-testid="show-terminal" onClick={() => send({ type: "chat/showTerminal" })}>
+          Show terminal
+        </button>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { ChatStore } from "./store";
 import { McpStore } from "./mcp/mcpStore";
 import { HistoryStore } from "./history/historyStore";
 import { send } from "./vscodeApi";
+import "@vscode/codicons/dist/codicon.css";
 import "./styles.css";
 
 const store = new ChatStore((fn) => requestAnimationFrame(fn));

@@ -126,7 +126,11 @@ export class ChatLog implements Disposable {
     item.view = presentTool(item.name, item.params, status);
     if (result !== undefined) item.result = result;
     if (note !== undefined) item.note = note;
-    if (status !== "running") delete item.progress;
+    if (status !== "running") {
+      delete item.progress;
+      delete item.output;
+      delete item.controls;
+    }
     this.events.fire({ type: "itemChanged", item: { ...item } });
   }
 
@@ -135,6 +139,22 @@ export class ChatLog implements Disposable {
     const item = id ? this.find(id) : undefined;
     if (item?.role !== "tool" || item.status !== "running") return;
     item.progress = progress;
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
+  /** A running call's output so far, for its card; ignored once it has ended. */
+  setOutput(id: string | undefined, output: string): void {
+    const item = id ? this.find(id) : undefined;
+    if (item?.role !== "tool" || item.status !== "running") return;
+    item.output = output;
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
+  /** The buttons a running call offers on its card; they go when it ends. */
+  setControls(id: string | undefined, controls: ToolItem["controls"]): void {
+    const item = id ? this.find(id) : undefined;
+    if (item?.role !== "tool" || item.status !== "running") return;
+    item.controls = controls;
     this.events.fire({ type: "itemChanged", item: { ...item } });
   }
 

@@ -1,5 +1,5 @@
 import type { Disposable } from "../../shared/disposable";
-import type { ChatItem } from "../../shared/protocol/chat";
+import type { CallControl, ChatItem } from "../../shared/protocol/chat";
 import type { TaskInfo } from "../../shared/protocol/messages";
 import type { ChatLog, TaskStatus } from "./ChatLog";
 import type { LlmImage, LlmMessage } from "../llm/types";
@@ -171,6 +171,14 @@ export class Task implements Disposable {
 
   cancel(): void {
     this.controller?.abort();
+  }
+
+  /** Continue while running / Stop on a running call's card (its subtask's too); false when that call offers none now. */
+  controlCall(id: string, control: CallControl): boolean {
+    const controls = this.runtime.callControls.get(id);
+    if (!controls) return this.child?.controlCall(id, control) ?? false;
+    (control === "continue" ? controls.continued : controls.stopped).abort();
+    return true;
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/approvals";
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import type { ToolUseBlock } from "../toolcall/types";
-import { errorText, type AnyTool, type ApprovalInfo, type ImageData, type ToolContext, type ToolErrorReason, type ToolOutcome } from "../tools/defineTool";
+import { errorText, type AnyTool, type ApprovalInfo, type CardControls, type ImageData, type ToolContext, type ToolErrorReason, type ToolOutcome } from "../tools/defineTool";
 import type { ApprovalCategory, ToolGroup } from "../tools/groups";
 import { TOOL_RESULT_MAX_CHARS } from "../../shared/limits";
 import { redactToolResult } from "../llm/redact";
@@ -64,6 +64,10 @@ export interface PipelineDeps {
   onPhase?(phase: "waiting" | "running"): void;
   /** Told what a running call reports of its progress, for its card; throttled by the caller. */
   onProgress?(text: string): void;
+  /** Told what a running call prints, for its card. */
+  onOutput?(chunk: string): void;
+  /** Gives a running call its card's Continue and Stop buttons. */
+  cardControls?(): CardControls;
   /**
    * kiln.redactSecrets (the CLI's --no-redact turns it off): whether results also lose credentials
    * of a known shape and secret-named environment values; the API keys go in any case. Default on.
@@ -344,7 +348,8 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
 
   let outcome: ToolOutcome;
   try {
-    outcome = await tool.execute(coerced.args, { ...deps.context, approve, ...(deps.onProgress && { progress: deps.onProgress }) });
+    const live = { ...(deps.onProgress && { progress: deps.onProgress }), ...(deps.onOutput && { output: deps.onOutput }), ...(deps.cardControls && { cardControls: deps.cardControls }) };
+    outcome = await tool.execute(coerced.args, { ...deps.context, approve, ...live });
   } catch (err) {
     return fail("failed", `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }

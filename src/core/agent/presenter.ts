@@ -26,7 +26,7 @@ export function presentTool(name: string, params: Readonly<Record<string, string
       // A view is never worth a failed turn: the plain one below.
     }
   }
-  return plainView(name, params);
+  return plainView(name, params, status);
 }
 
 /** The item with its view for its current name, parameters and status. */

@@ -61,6 +61,8 @@ export class TaskRuntime {
   readonly approvalTally: ApprovalTally;
   readonly models: ModelInfoSource;
   readonly repetition = new RepetitionGuard();
+  /** The Continue / Stop buttons of the calls running now, by card id (toolTurn adds and removes them). */
+  readonly callControls = new Map<string, { continued: AbortController; stopped: AbortController }>();
   readonly toolbox: Toolbox | undefined;
   readonly getProvider: () => Promise<Provider>;
   readonly logger: Logger;

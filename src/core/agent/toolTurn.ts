@@ -7,10 +7,14 @@ import { isUnattendedRead, runToolCall, type PipelineDeps, type ToolCallResult }
 import type { TaskStatus } from "./ChatLog";
 import type { TaskRuntime } from "./taskRuntime";
 import { ProgressThrottle } from "./progressThrottle";
+import { OutputBuffer } from "../process/outputBuffer";
 
 export const MAX_CONSECUTIVE_ERRORS = 3;
-/** How often a card's progress line may change. */
+/** How often a card's progress line or output may change. */
 const PROGRESS_INTERVAL_MS = 250;
+/** A running call's output on its card: its first characters and its latest. */
+const CARD_OUTPUT_HEAD = 1_000;
+const CARD_OUTPUT_TAIL = 3_000;
 /**
  * Reads that need no approval run ahead of the one awaited, but only this many: each holds a file
  * open, and a reply of thousands of reads started all at once ran out of file handles (EMFILE), so
@@ -70,10 +74,27 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
       },
     };
     const progress = new ProgressThrottle(PROGRESS_INTERVAL_MS, (text) => log.setProgress(itemId, redact(text)));
-    const deps = { ...pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push };
+    // The card shows the buffer as it is at each tick, not each chunk.
+    const output = new OutputBuffer(CARD_OUTPUT_HEAD, CARD_OUTPUT_TAIL);
+    const showOutput = new ProgressThrottle(PROGRESS_INTERVAL_MS, () => log.setOutput(itemId, redact(output.since(0))));
+    const onOutput = (chunk: string) => {
+      output.append(chunk);
+      showOutput.push("");
+    };
+    const cardControls = () => {
+      const controls = { continued: new AbortController(), stopped: new AbortController() };
+      if (itemId) task.callControls.set(itemId, controls);
+      log.setControls(itemId, ["continue", "stop"]);
+      return { continued: controls.continued.signal, stopped: controls.stopped.signal };
+    };
+    const deps = { ...pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push, onOutput, cardControls };
     const running = runToolCall(calls[i]!.block, deps)
       .catch((err: unknown): ToolCallResult => ({ status: "error", reason: "failed", forModel: errorText(err instanceof Error ? err.message : String(err)) }))
-      .finally(() => progress.stop());
+      .finally(() => {
+        progress.stop();
+        showOutput.stop();
+        if (itemId) task.callControls.delete(itemId);
+      });
     started.set(i, running);
   };
   let skipRest: string | undefined;

@@ -44,6 +44,10 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Live output, for a host that shows it while the command runs. */
   onOutput?(chunk: string): void;
+  /** Returns now, the command going on in the background (the user's Continue while running). */
+  detach?: AbortSignal;
+  /** Ends the command and returns once it has ended; the task goes on (the user's Stop). */
+  stop?: AbortSignal;
 }
 
 export interface ReadOptions {

@@ -2,7 +2,7 @@ import { applySearchReplace, countBlocks, type BlockFailure, type BlockMatch } f
 import { defineTool, toolError, type ToolErrorReason } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
-import { searchReplaceHunks, view } from "./present";
+import { EDIT, linkTo, said, searchReplaceHunks, view } from "./present";
 import { resolvePath } from "./paths";
 import { plural } from "../../shared/plural";
 
@@ -41,9 +41,9 @@ export const applyDiffTool = defineTool({
     const blocks = countBlocks(args.diff);
     return { summary: `Edit ${args.path} (${plural(blocks, "change")})`, paths: [args.path], reviewed: true };
   },
-  present(args) {
+  present(args, status) {
     const hunks = args.diff === undefined ? [] : searchReplaceHunks(args.diff);
-    return view("apply_diff", args.path, hunks.length > 0 ? { kind: "diff", hunks } : undefined);
+    return view({ icon: "edit", title: said(status, EDIT), target: args.path, link: linkTo(args.path) }, hunks.length > 0 ? { kind: "diff", hunks } : undefined);
   },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);

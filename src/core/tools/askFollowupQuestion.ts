@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, toolError, type Suggestion } from "./defineTool";
 import { p } from "./params";
-import { beforeRun, markdown, view } from "./present";
+import { beforeRun, markdown, said, view } from "./present";
 import { asArray, parseStructured } from "./structured";
 
 const suggestionSchema = z.union([z.string().min(1), z.object({ text: z.string().min(1), mode: z.string().optional() })]);
@@ -32,7 +32,8 @@ export const askFollowupQuestionTool = defineTool({
   },
   present(args, status) {
     // Its own chat item shows the question once the call has run; until then the card previews it.
-    return view("ask_followup_question", undefined, beforeRun(status) ? markdown(args.question) : undefined);
+    const title = beforeRun(status) ? "Kiln has a question" : status === "done" ? "Kiln asked" : said(status, { wants: "ask", doing: "asking", did: "asked" });
+    return view({ icon: "question", title }, beforeRun(status) ? markdown(args.question) : undefined);
   },
   async execute(args) {
     const parsed = parseSuggestions(args.follow_up);

@@ -1,6 +1,6 @@
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { beforeRun, markdown, view } from "./present";
+import { beforeRun, markdown, said, view } from "./present";
 
 export const attemptCompletionTool = defineTool({
   name: "attempt_completion",
@@ -12,7 +12,7 @@ export const attemptCompletionTool = defineTool({
   },
   present(args, status) {
     // Its own chat item shows the result once the call has run; until then the card previews it.
-    return view("attempt_completion", undefined, beforeRun(status) ? markdown(args.result) : undefined);
+    return view({ icon: "pass", title: said(status, { wants: "finish the task", doing: "finishing the task", did: "finished the task" }) }, beforeRun(status) ? markdown(args.result) : undefined);
   },
   async execute(args, context) {
     const open = context.task?.requireTodosDone ? context.task.todos().filter((t) => t.status !== "completed") : [];

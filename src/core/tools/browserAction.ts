@@ -4,7 +4,7 @@ import { defineTool, toolError } from "./defineTool";
 import { filePathOf, isLocalHostName, NavigationGuard } from "../browser/navigationGuard";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { fieldsBody, said, view } from "./present";
 import { untrusted } from "../prompts/untrusted";
 
 export const BROWSER_ACTIONS = ["launch", "click", "hover", "type", "press", "scroll_down", "scroll_up", "resize", "screenshot", "close"] as const;
@@ -166,10 +166,9 @@ export const browserActionTool = defineTool({
     text: p.string("For type: the text to type; for press: the key name or chord", { optional: true, raw: true }),
     size: p.string("For resize: WIDTHxHEIGHT in pixels, e.g. 1280x800", { optional: true }),
   },
-  present(args) {
+  present(args, status) {
     return view(
-      "browser_action",
-      args.action,
+      { icon: "globe", title: said(status, { wants: "use the browser:", doing: "using the browser:", did: "used the browser:" }), target: args.action },
       fieldsBody([
         ["url", args.url],
         ["at", args.coordinate],

@@ -1,6 +1,6 @@
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { markdown, view } from "./present";
+import { markdown, said, view } from "./present";
 
 export const condenseTool = defineTool({
   name: "condense",
@@ -11,8 +11,7 @@ export const condenseTool = defineTool({
   },
   present(args, status) {
     // Also the card of the task's own condensing (the context guard's), which starts running.
-    const title = status === "done" ? "condensed the conversation" : status === "streaming" || status === "waiting" ? "condense the conversation" : "condensing the conversation";
-    return view(title, undefined, markdown(args.context));
+    return view({ icon: "fold", title: said(status, { wants: "condense the conversation", doing: "condensing the conversation", did: "condensed the conversation" }) }, markdown(args.context));
   },
   async execute(args, context) {
     const task = context.task;

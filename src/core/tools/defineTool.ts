@@ -30,6 +30,13 @@ export interface ToolContext {
   approve?(details?: ApprovalDetails): Promise<ApprovalDecision>;
   /** Shows a short line on the call's card while it runs (an MCP server's progress); absent where nobody shows it. */
   progress?(text: string): void;
+  /** Shows what a running call prints on its card, as it comes; absent where nobody shows it. */
+  output?(chunk: string): void;
+  /**
+   * Puts Continue while running and Stop on the running call's card; each signal fires when the
+   * user presses its button. Absent where there is no card to press them on.
+   */
+  cardControls?(): CardControls;
   /** The MCP servers, for use_mcp_tool and access_mcp_resource; absent where none are configured. */
   mcp?: import("../mcp/types").McpHubApi;
   /**
@@ -53,6 +60,13 @@ export interface ToolContext {
   browser?: import("../ports/browser").BrowserSession;
   /** kiln.mentions.allowPrivateUrls / --allow-private-urls: the browser may reach loopback and private addresses unasked. */
   allowPrivateUrls?: boolean;
+}
+
+export interface CardControls {
+  /** The user wants the model to go on now, the call still running. */
+  continued: AbortSignal;
+  /** The user ended this call (not the task). */
+  stopped: AbortSignal;
 }
 
 export interface Suggestion {

@@ -4,7 +4,7 @@ import { decodeText, proposeEdit } from "./fileEdit";
 import { fingerprint } from "../files/guardedWrite";
 import { formatSize } from "./fileFormats";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { fieldsBody, said, view } from "./present";
 import { resolvePath, type ResolvedPath } from "./paths";
 import { ignoreRulesOf } from "../workspace/ignore";
 
@@ -80,8 +80,12 @@ export const deleteFileTool = defineTool({
   },
   // Its own category: auto-approving edits does not auto-approve deleting.
   approval: (args) => ({ summary: `Delete ${args.path}${args.recursive ? " and everything in it" : ""}`, paths: [args.path], reviewed: true, category: "delete" }),
-  present(args) {
-    return view("delete_file", args.path, fieldsBody([["also", args.recursive === "true" ? "everything in it" : undefined]]));
+  present(args, status) {
+    // No link: once done there is nothing to open.
+    return view(
+      { icon: "trash", title: said(status, { wants: "delete", doing: "deleting", did: "deleted" }), target: args.path },
+      fieldsBody([["also", args.recursive === "true" ? "everything in it" : undefined]]),
+    );
   },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);

@@ -4,7 +4,7 @@ import { defineTool, toolError } from "./defineTool";
 import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { plural } from "../../shared/plural";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { commandTarget, fieldsBody, said, view } from "./present";
 import { fields } from "../../shared/toolView";
 import { resolvePath } from "./paths";
 
@@ -40,10 +40,14 @@ export function headAndTail(text: string, status: CommandStatus, firstLine = 1, 
   return `${text.slice(0, headEnd)}${text[headEnd - 1] === "\n" ? "" : "\n"}${note}\n${text.slice(tailStart)}`;
 }
 
+/** What the user did from the command's card: let the model go on while it runs, or end it. */
+export type UserControl = "continued" | "stopped";
+
 /** The state line the model reads first: how the command ended, or how to follow it. */
-export function describeState(status: CommandStatus, waitedS?: number): string {
+export function describeState(status: CommandStatus, waitedS?: number, user?: UserControl): string {
+  if (status.state === "killed" && user === "stopped") return "The user stopped the command; its output until then is below.";
   if (status.state === "running") {
-    const waited = waitedS === undefined ? "" : ` after ${waitedS} s`;
+    const waited = user === "continued" ? " (the user chose to go on without waiting for it)" : waitedS === undefined ? "" : ` after ${waitedS} s`;
     return (
       `Still running${waited}; it goes on in the background as command ${status.id}. ` +
       `Read its later output with read_command_output (id ${status.id}; wait: seconds to wait for it to finish), or end it with stop true.`
@@ -79,14 +83,15 @@ export const executeCommandTool = defineTool({
     // The tool asks itself, so a destructive command can insist on asking despite auto-approval.
     reviewed: true,
   }),
-  present(args) {
+  present(args, status) {
     const rows: [string, string | undefined][] = [
       ["in", args.cwd],
       ["timeout", args.timeout && `${args.timeout} s`],
     ];
-    if (args.command === undefined) return view("execute_command", undefined, fieldsBody(rows));
+    const heading = { icon: "terminal" as const, title: said(status, { wants: "run", doing: "running", did: "ran" }), target: commandTarget(args.command), code: true };
+    if (args.command === undefined) return view(heading, fieldsBody(rows));
     const shown = fields(rows);
-    return view("execute_command", undefined, { kind: "command", command: args.command, ...(shown.length > 0 && { fields: shown }) });
+    return view(heading, { kind: "command", command: args.command, ...(shown.length > 0 && { fields: shown }) });
   },
   async execute(args, context) {
     if (!context.terminal) return toolError("unavailable", "this host cannot run commands (it has no terminal).");
@@ -100,14 +105,23 @@ export const executeCommandTool = defineTool({
     if (stat?.type !== "directory") return toolError(stat ? "wrong_type" : "not_found", `${cwd.display} is ${stat ? "not a folder" : "missing"}; give cwd as an existing folder.`);
     const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
     let status: CommandStatus;
+    let user: UserControl | undefined;
     try {
-      status = await context.terminal.run(args.command, { cwd: cwd.absolute, timeoutMs: timeoutS * 1000, signal: context.signal });
+      const controls = context.cardControls?.();
+      status = await context.terminal.run(args.command, {
+        cwd: cwd.absolute,
+        timeoutMs: timeoutS * 1000,
+        signal: context.signal,
+        ...(context.output && { onOutput: context.output }),
+        ...(controls && { detach: controls.continued, stop: controls.stopped }),
+      });
+      user = controls?.stopped.aborted ? "stopped" : controls?.continued.aborted ? "continued" : undefined;
     } catch (err) {
       return toolError("failed", `the command could not be started: ${err instanceof Error ? err.message : String(err)}`);
     }
     const where = args.cwd ? ` (in ${cwd.display})` : "";
     // The model should read "Read-only file system" or a failed connection as the sandbox's doing.
     const sandbox = status.sandbox ? `${status.sandbox}\n` : "";
-    return { kind: "result", text: `Command: ${args.command}${where}\n${describeState(status, timeoutS)}\n${sandbox}Output:\n${formatOutput(status, 1, context.outputMaxChars)}` };
+    return { kind: "result", text: `Command: ${args.command}${where}\n${describeState(status, timeoutS, user)}\n${sandbox}Output:\n${formatOutput(status, 1, context.outputMaxChars)}` };
   },
 });

@@ -1,6 +1,6 @@
 import { defineTool } from "./defineTool";
 import { p } from "./params";
-import { view } from "./present";
+import { said, view } from "./present";
 
 const CREATE_MCP_SERVER = `# Creating an MCP server for Kiln
 
@@ -109,8 +109,8 @@ export const fetchInstructionsTool = defineTool({
   params: {
     task: p.string("Which instructions to get", { enum: Object.keys(INSTRUCTIONS) }),
   },
-  present(args) {
-    return view("fetch_instructions", args.task);
+  present(args, status) {
+    return view({ icon: "book", title: said(status, { wants: "read the instructions for", doing: "reading the instructions for", did: "read the instructions for" }), target: args.task });
   },
   async execute(args) {
     return { kind: "result", text: INSTRUCTIONS[args.task as keyof typeof INSTRUCTIONS] };

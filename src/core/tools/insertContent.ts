@@ -1,7 +1,7 @@
 import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
-import { fieldsBody, toLines, view } from "./present";
+import { EDIT, fieldsBody, linkTo, said, toLines, view } from "./present";
 import { resolvePath } from "./paths";
 
 /** Lines of a text in "\n" form, and whether it ended with a line break. */
@@ -23,10 +23,11 @@ export const insertContentTool = defineTool({
     content: p.string("The lines to insert", { raw: true }),
   },
   approval: (args) => ({ summary: `Insert into ${args.path} ${args.line === 0 ? "at the end" : `before line ${args.line}`}`, paths: [args.path], reviewed: true }),
-  present(args) {
+  present(args, status) {
     const where = !args.line ? undefined : args.line.trim() === "0" ? "at the end" : `before line ${args.line}`;
-    if (args.content === undefined) return view("insert_content", args.path, fieldsBody([["where", where]]));
-    return view("insert_content", args.path, { kind: "diff", hunks: [{ ...(where && { label: where }), removed: [], added: toLines(args.content) }] });
+    const heading = { icon: "edit" as const, title: said(status, EDIT), target: args.path, link: linkTo(args.path) };
+    if (args.content === undefined) return view(heading, fieldsBody([["where", where]]));
+    return view(heading, { kind: "diff", hunks: [{ ...(where && { label: where }), removed: [], added: toLines(args.content) }] });
   },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);

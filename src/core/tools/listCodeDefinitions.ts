@@ -1,7 +1,7 @@
 import { ignoreRulesOf } from "../workspace/ignore";
 import { defineTool, toolError, type ToolContext } from "./defineTool";
 import { p } from "./params";
-import { view } from "./present";
+import { linkTo, said, view } from "./present";
 import { resolvePath } from "./paths";
 import { grammarFor, SUPPORTED_EXTENSIONS } from "./treeSitter/languages";
 import { findDefinitions } from "./treeSitter/definitions";
@@ -18,8 +18,9 @@ export const listCodeDefinitionsTool = defineTool({
     path: p.string("A source file, or a folder whose top-level source files to list, relative to the workspace"),
   },
   approval: (args) => ({ summary: `List definitions in ${args.path}`, paths: [args.path] }),
-  present(args) {
-    return view("list_code_definition_names", args.path);
+  present(args, status) {
+    const verbs = { wants: "list the definitions in", doing: "listing the definitions in", did: "listed the definitions in" };
+    return view({ icon: "symbol-class", title: said(status, verbs), target: args.path, link: linkTo(args.path) });
   },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);

@@ -1,7 +1,7 @@
 import { ignoreRulesOf } from "../workspace/ignore";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { fieldsBody, linkTo, said, view } from "./present";
 import { resolvePath } from "./paths";
 
 export const MAX_ENTRIES = 200;
@@ -19,8 +19,12 @@ export const listFilesTool = defineTool({
     recursive: p.boolean("List everything below the folder", { optional: true }),
   },
   approval: (args) => ({ summary: `List ${args.path}${args.recursive ? " recursively" : ""}`, paths: [args.path] }),
-  present(args) {
-    return view("list_files", args.path, fieldsBody([["depth", args.recursive === undefined ? undefined : args.recursive === "true" ? "recursive" : "top level"]]));
+  present(args, status) {
+    const verbs = { wants: "list the files in", doing: "listing the files in", did: "listed the files in" };
+    return view(
+      { icon: "list-tree", title: said(status, verbs), target: args.path, link: linkTo(args.path) },
+      fieldsBody([["depth", args.recursive === undefined ? undefined : args.recursive === "true" ? "recursive" : "top level"]]),
+    );
   },
   async execute(args, context) {
     const root = resolvePath(context.cwd, args.path);

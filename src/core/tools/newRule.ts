@@ -1,7 +1,7 @@
 import { defineTool, toolError } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { p } from "./params";
-import { view } from "./present";
+import { linkTo, said, view } from "./present";
 import { resolvePath } from "./paths";
 import { RULES_FOLDER, ruleFileName } from "../../shared/ruleName";
 
@@ -21,10 +21,13 @@ export const newRuleTool = defineTool({
     // An invalid name asks nothing: execute refuses it before anything is proposed.
     return { summary: file.ok ? `New rule ${RULES_FOLDER}/${file.file}` : "New rule", paths: file.ok ? [`${RULES_FOLDER}/${file.file}`] : [], reviewed: true };
   },
-  present(args) {
+  present(args, status) {
     const file = args.name === undefined ? undefined : ruleFileName(args.name);
     const path = file?.ok ? `${RULES_FOLDER}/${file.file}` : args.name;
-    return view("new_rule", path, args.content === undefined ? undefined : { kind: "file", path: path ?? "", content: args.content });
+    return view(
+      { icon: "law", title: said(status, { wants: "add a rule", doing: "adding a rule", did: "added a rule" }), target: path, link: file?.ok ? linkTo(path) : undefined },
+      args.content === undefined ? undefined : { kind: "file", path: path ?? "", content: args.content },
+    );
   },
   async execute(args, context) {
     const file = ruleFileName(args.name);

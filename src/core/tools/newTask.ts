@@ -2,7 +2,7 @@ import type { TodoItem } from "../ports/taskControls";
 import { parseTodos } from "./todoList";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { checklistItems, markdown, view } from "./present";
+import { checklistItems, markdown, said, view } from "./present";
 
 export const newTaskTool = defineTool({
   name: "new_task",
@@ -14,9 +14,10 @@ export const newTaskTool = defineTool({
     message: p.string("The subtask's instructions", { raw: true }),
     todos: p.string("Optional starting checklist for the subtask ('- [ ] item' lines)", { optional: true, raw: true }),
   },
-  present(args) {
-    if (args.todos === undefined) return view("new_task", args.mode, markdown(args.message));
-    return view("new_task", args.mode, { kind: "checklist", ...(args.message && { text: args.message }), items: checklistItems(args.todos) });
+  present(args, status) {
+    const heading = { icon: "zap" as const, title: said(status, { wants: "start a subtask in", doing: "running a subtask in", did: "ran a subtask in" }), target: args.mode && `${args.mode} mode` };
+    if (args.todos === undefined) return view(heading, markdown(args.message));
+    return view(heading, { kind: "checklist", ...(args.message && { text: args.message }), items: checklistItems(args.todos) });
   },
   async execute(args, context) {
     const task = context.task;

@@ -1,5 +1,5 @@
 import type { ToolStatus } from "../../shared/protocol/chat";
-import { fields, type ToolHunk, type ToolView, type ToolViewBody } from "../../shared/toolView";
+import { fields, type ToolHunk, type ToolIcon, type ToolLink, type ToolView, type ToolViewBody } from "../../shared/toolView";
 
 /**
  * Helpers for the tools' `present`: they read arguments leniently, as they are while they stream
@@ -90,17 +90,76 @@ export function checklistItems(text: string): Extract<ToolViewBody, { kind: "che
     });
 }
 
+/** What a tool does, in the forms its card's sentence takes: "wants to edit", "is editing", "edited". */
+export interface Verbs {
+  wants: string;
+  doing: string;
+  did: string;
+}
+
+/** The title sentence for a call in this status: "Kiln wants to edit", "Kiln is editing", "Kiln edited". */
+export function said(status: ToolStatus, verbs: Verbs): string {
+  switch (status) {
+    case "streaming":
+    case "waiting":
+      return `Kiln wants to ${verbs.wants}`;
+    case "running":
+      return `Kiln is ${verbs.doing}`;
+    case "done":
+      return `Kiln ${verbs.did}`;
+    case "denied":
+      return `Kiln was not allowed to ${verbs.wants}`;
+    case "error":
+      return `Kiln could not ${verbs.wants}`;
+  }
+}
+
+/** The file tools' verbs, shared so every kind of edit reads the same. */
+export const EDIT: Verbs = { wants: "edit", doing: "editing", did: "edited" };
+
+/** A link to the path the call works on (at a line), or none while the path has not arrived. */
+export function linkTo(path: string | undefined, line?: string): ToolLink | undefined {
+  if (!path?.trim()) return undefined;
+  const at = line === undefined ? NaN : Number(line);
+  return { path: path.trim(), ...(Number.isInteger(at) && at > 0 ? { line: at } : {}) };
+}
+
+/** A command line's first line, cut to fit a title; `…` says more follows. */
+export function commandTarget(command: string | undefined, max = 80): string | undefined {
+  const lines = command?.trim().split(/\r?\n/) ?? [];
+  const first = lines[0]?.trim();
+  if (!first) return undefined;
+  if (first.length > max) return `${first.slice(0, max - 1)}…`;
+  return lines.length > 1 ? `${first} …` : first;
+}
+
+export interface Heading {
+  icon: ToolIcon;
+  title: string;
+  target?: string | undefined;
+  link?: ToolLink | undefined;
+  code?: boolean;
+}
+
 /** A view with only the parts that have something in them (no empty target, no body key for no body). */
-export function view(title: string, target?: string, body?: ToolViewBody): ToolView {
-  return { title, ...(target ? { target } : {}), ...(body ? { body } : {}) };
+export function view(heading: Heading, body?: ToolViewBody): ToolView {
+  const { icon, title, target, link, code } = heading;
+  return {
+    icon,
+    title,
+    ...(target ? { target, ...(code && { code }), ...(link && { link }) } : {}),
+    ...(body ? { body } : {}),
+  };
 }
 
 /**
  * A call of a tool that does not present itself (a tool a test defines, one this version does not
  * know): its name, the path or URL it works on, and its other arguments as labelled values.
  */
-export function plainView(name: string, params: Readonly<Record<string, string>>): ToolView {
+export function plainView(name: string, params: Readonly<Record<string, string>>, status: ToolStatus): ToolView {
   const key = params.path ? "path" : params.url ? "url" : undefined;
   const rows = Object.entries(params).filter(([name]) => name !== key);
-  return view(name || "tool", key && params[key], fieldsBody(rows));
+  const tool = name || "a tool";
+  const title = said(status, { wants: `use ${tool}`, doing: `using ${tool}`, did: `used ${tool}` });
+  return view({ icon: "tools", title, target: key && params[key], link: key === "path" ? linkTo(params.path) : undefined }, fieldsBody(rows));
 }

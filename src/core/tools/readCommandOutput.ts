@@ -2,7 +2,7 @@ import { defineTool, toolError } from "./defineTool";
 import { describeState, formatOutput } from "./executeCommand";
 import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { fieldsBody, said, view } from "./present";
 
 const MAX_WAIT_S = 600;
 const PAGE_LINES = 500;
@@ -42,10 +42,10 @@ export const readCommandOutputTool = defineTool({
     start_line: p.integer("Page through the whole output from this line (1-based) instead of reading what is new", { optional: true, min: 1 }),
   },
   // No approval: it only reads what a command the user approved printed, or stops that command.
-  present(args) {
+  present(args, status) {
+    const verbs = { wants: "read the output of command", doing: "reading the output of command", did: "read the output of command" };
     return view(
-      "read_command_output",
-      args.id,
+      { icon: "output", title: said(status, verbs), target: args.id },
       fieldsBody([
         ["wait", args.wait && `${args.wait} s`],
         ["stop", args.stop === "true" ? "yes" : undefined],

@@ -4,7 +4,7 @@ import { defineTool, toolError, type ImageData, type ToolContext } from "./defin
 import { classify, extractDocxText, extractPdfText, formatSize, imageTypeByExtension, MAX_IMAGE_BYTES } from "./fileFormats";
 import { READ_FILE_MAX_LINES } from "../../shared/limits";
 import { p } from "./params";
-import { lineRange, view } from "./present";
+import { lineRange, linkTo, said, view } from "./present";
 import { plural } from "../../shared/plural";
 import { resolvePath } from "./paths";
 import { asArray, parseStructured } from "./structured";
@@ -174,10 +174,14 @@ export const readFileTool = defineTool({
     const paths = parsed?.ok ? [...new Set(parsed.files.map((f) => f.path))] : args.path ? [args.path] : [];
     return { summary: `Read ${paths.join(", ") || "files"}`, paths };
   },
-  present(args) {
+  present(args, status) {
     const files = args.args === undefined ? undefined : filesNamed(args.args);
     const target = files && args.path === undefined ? plural(files.length, "file") : `${args.path ?? ""}${lineRange(args.start_line, args.end_line)}`;
-    return view("read_file", target, files && { kind: "files", files });
+    const one = files === undefined || args.path !== undefined;
+    return view(
+      { icon: "eye", title: said(status, { wants: "read", doing: "reading", did: "read" }), target, link: one ? linkTo(args.path, args.start_line) : undefined },
+      files && { kind: "files", files },
+    );
   },
   async execute(args, context) {
     let requests: FileRequest[];

@@ -1,6 +1,6 @@
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { markdown, view } from "./present";
+import { markdown, said, view } from "./present";
 
 export const reportBugTool = defineTool({
   name: "report_bug",
@@ -10,8 +10,8 @@ export const reportBugTool = defineTool({
     title: p.string("One-line title"),
     description: p.string("What happened, what was expected, steps to reproduce", { raw: true }),
   },
-  present(args) {
-    return view("report_bug", args.title, markdown(args.description));
+  present(args, status) {
+    return view({ icon: "bug", title: said(status, { wants: "report a bug:", doing: "reporting a bug:", did: "reported a bug:" }), target: args.title }, markdown(args.description));
   },
   async execute(args) {
     if (args.title.trim() === "" || args.description.trim() === "") return toolError("invalid_args", "give both a title and a description.");

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { COMMANDS_DIR, COMMAND_NAME, fillArguments, readWorkflow, workflowNames } from "../commands/workflows";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { fieldsBody, said, view } from "./present";
 
 export const runSlashCommandTool = defineTool({
   name: "run_slash_command",
@@ -12,8 +12,8 @@ export const runSlashCommandTool = defineTool({
     command: p.string("Command name, without the slash"),
     args: p.string("Arguments for the workflow", { optional: true, raw: true }),
   },
-  present(args) {
-    return view("run_slash_command", args.command && `/${args.command}`, fieldsBody([["args", args.args]]));
+  present(args, status) {
+    return view({ icon: "zap", title: said(status, { wants: "run", doing: "running", did: "ran" }), target: args.command && `/${args.command}` }, fieldsBody([["args", args.args]]));
   },
   async execute(args, context) {
     const name = args.command.replace(/^\//, "");

@@ -1,7 +1,7 @@
 import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
-import { fieldsBody, toLines, view } from "./present";
+import { EDIT, fieldsBody, linkTo, said, toLines, view } from "./present";
 import { resolvePath } from "./paths";
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -21,13 +21,14 @@ export const searchAndReplaceTool = defineTool({
     end_line: p.integer("Only replace up to this line (inclusive)", { optional: true, min: 1 }),
   },
   approval: (args) => ({ summary: `Replace ${args.use_regex ? "matches of a pattern" : "text"} in ${args.path}`, paths: [args.path], reviewed: true }),
-  present(args) {
+  present(args, status) {
     const lines = args.start_line || args.end_line ? `lines ${args.start_line ?? "1"}-${args.end_line ?? "end"}` : undefined;
     const how = [args.use_regex === "true" && "regex", args.ignore_case === "true" && "ignore case", lines].filter(Boolean).join(", ");
-    if (args.search === undefined && args.replace === undefined) return view("search_and_replace", args.path, fieldsBody([["match", how]]));
+    const heading = { icon: "edit" as const, title: said(status, EDIT), target: args.path, link: linkTo(args.path) };
+    if (args.search === undefined && args.replace === undefined) return view(heading, fieldsBody([["match", how]]));
     // An empty replacement deletes the matches: only removed lines.
     const hunk = { ...(how && { label: how }), removed: args.search === undefined ? [] : toLines(args.search), added: args.replace ? toLines(args.replace) : [] };
-    return view("search_and_replace", args.path, { kind: "diff", hunks: [hunk] });
+    return view(heading, { kind: "diff", hunks: [hunk] });
   },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { fieldsBody, linkTo, said, view } from "./present";
 import { resolvePath } from "./paths";
 import { rgText, ripgrepPath, runRipgrep, type RgMessage } from "./ripgrep";
 
@@ -31,10 +31,9 @@ export const searchFilesTool = defineTool({
     file_pattern: p.string("Glob of the files to search, e.g. `*.ts` or `src/**/*.{js,jsx}`; default all files", { optional: true }),
   },
   approval: (args) => ({ summary: `Search ${args.path} for /${args.regex}/${args.file_pattern ? ` in ${args.file_pattern}` : ""}`, paths: [args.path] }),
-  present(args) {
+  present(args, status) {
     return view(
-      "search_files",
-      args.path,
+      { icon: "search", title: said(status, { wants: "search", doing: "searching", did: "searched" }), target: args.path, link: linkTo(args.path) },
       fieldsBody(
         [
           ["regex", args.regex],

@@ -1,6 +1,6 @@
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { markdown, view } from "./present";
+import { markdown, said, view } from "./present";
 
 export const switchModeTool = defineTool({
   name: "switch_mode",
@@ -10,8 +10,11 @@ export const switchModeTool = defineTool({
     mode_slug: p.string("Slug of the mode to switch to"),
     reason: p.string("Why the switch is needed", { optional: true }),
   },
-  present(args) {
-    return view("switch_mode", args.mode_slug, markdown(args.reason));
+  present(args, status) {
+    return view(
+      { icon: "arrow-swap", title: said(status, { wants: "switch to", doing: "switching to", did: "switched to" }), target: args.mode_slug && `${args.mode_slug} mode` },
+      markdown(args.reason),
+    );
   },
   async execute(args, context) {
     const task = context.task;

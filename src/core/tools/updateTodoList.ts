@@ -1,7 +1,7 @@
 import { formatTodos, parseTodos } from "./todoList";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { checklistItems, view } from "./present";
+import { checklistItems, said, view } from "./present";
 
 export const updateTodoListTool = defineTool({
   name: "update_todo_list",
@@ -10,8 +10,11 @@ export const updateTodoListTool = defineTool({
   params: {
     todos: p.string("The whole checklist", { raw: true }),
   },
-  present(args) {
-    return view("update_todo_list", undefined, args.todos === undefined ? undefined : { kind: "checklist", items: checklistItems(args.todos) });
+  present(args, status) {
+    return view(
+      { icon: "checklist", title: said(status, { wants: "update the todo list", doing: "updating the todo list", did: "updated the todo list" }) },
+      args.todos === undefined ? undefined : { kind: "checklist", items: checklistItems(args.todos) },
+    );
   },
   async execute(args, context) {
     const task = context.task;

@@ -5,7 +5,7 @@ import { untrusted } from "../prompts/untrusted";
 import { parseJsonWithinLimits } from "../toolcall/jsonLimits";
 import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { p } from "./params";
-import { fieldsBody, view } from "./present";
+import { fieldsBody, said, view } from "./present";
 
 /** The server, connected, or the error the model can act on. */
 export function connectedServer(hub: McpHubApi | undefined, name: string): McpServerView | ToolOutcome {
@@ -44,8 +44,11 @@ export const useMcpToolTool = defineTool({
     tool_name: p.string("The tool's name on that server"),
     arguments: p.string("The tool's arguments as a JSON object", { optional: true, raw: true }),
   },
-  present(args) {
-    return view("use_mcp_tool", [args.server_name, args.tool_name].filter(Boolean).join(" · "), fieldsBody([["arguments", args.arguments]], true));
+  present(args, status) {
+    return view(
+      { icon: "plug", title: said(status, { wants: "use", doing: "using", did: "used" }), target: [args.server_name, args.tool_name].filter(Boolean).join(" · ") },
+      fieldsBody([["arguments", args.arguments]], true),
+    );
   },
   approval: (args) => ({
     summary: `Use ${args.tool_name} on ${args.server_name}${args.arguments?.trim() ? ` with ${args.arguments.trim().slice(0, 200)}` : ""}`,
@@ -92,8 +95,9 @@ export const accessMcpResourceTool = defineTool({
     server_name: p.string("The MCP server's name"),
     uri: p.string("The resource's URI"),
   },
-  present(args) {
-    return view("access_mcp_resource", args.server_name, fieldsBody([["uri", args.uri]]));
+  present(args, status) {
+    const verbs = { wants: "read a resource from", doing: "reading a resource from", did: "read a resource from" };
+    return view({ icon: "plug", title: said(status, verbs), target: args.server_name }, fieldsBody([["uri", args.uri]]));
   },
   approval: (args) => ({ summary: `Read ${args.uri} from ${args.server_name}`, paths: [], reviewed: true }),
   async execute(args, context) {

@@ -1,6 +1,6 @@
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { view } from "./present";
+import { linkTo, said, view } from "./present";
 import { resolvePath } from "./paths";
 import { encodeLike, isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { findPlaceholder } from "./placeholders";
@@ -37,8 +37,11 @@ export const writeToFileTool = defineTool({
     const lines = countLines(args.content);
     return { summary: `Write ${args.path} (${lines} ${lines === 1 ? "line" : "lines"})`, paths: [args.path], reviewed: true };
   },
-  present(args) {
-    return view("write_to_file", args.path, args.content === undefined ? undefined : { kind: "file", path: args.path ?? "", content: args.content });
+  present(args, status) {
+    return view(
+      { icon: "new-file", title: said(status, { wants: "write", doing: "writing", did: "wrote" }), target: args.path, link: linkTo(args.path) },
+      args.content === undefined ? undefined : { kind: "file", path: args.path ?? "", content: args.content },
+    );
   },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);

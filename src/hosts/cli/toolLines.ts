@@ -1,6 +1,6 @@
 import type { ToolItem } from "../../shared/protocol/chat";
 import { plural } from "../../shared/plural";
-import { toolHeading, type ToolView, type ToolViewBody } from "../../shared/toolView";
+import type { ToolView, ToolViewBody } from "../../shared/toolView";
 import { presentTool } from "../../core/agent/presenter";
 
 /** At most this many lines of a call's body, each cut to this many characters: a summary, not the content. */
@@ -12,19 +12,26 @@ function viewOf(item: ToolItem): ToolView {
   return item.view ?? presentTool(item.name, item.params, item.status);
 }
 
+/** The card's sentence as text: `Kiln read src/a.ts`, `Kiln ran \`npm test\``. */
+function heading(view: ToolView): string {
+  if (!view.target) return view.title;
+  return `${view.title} ${view.code ? `\`${view.target}\`` : view.target}`;
+}
+
 /**
- * A finished call as the terminal shows it: `[read_file src/a.ts: done]`, then a few indented
- * lines of what it read, wrote or ran.
+ * A finished call as the terminal shows it: `[Kiln read src/a.ts: done]`, then a few indented
+ * lines of what it read, wrote or ran. A command the heading already names is not repeated.
  */
 export function formatToolCall(item: ToolItem): string {
   const view = viewOf(item);
-  return [`[${toolHeading(view)}: ${item.status}]`, ...bodyLines(view.body).map((line) => `  ${line}`)].join("\n");
+  const lines = bodyLines(view.body).filter((_, i) => !(i === 0 && view.code && view.body?.kind === "command"));
+  return [`[${heading(view)}: ${item.status}]`, ...lines.map((line) => `  ${line}`)].join("\n");
 }
 
-/** A call the task starts itself, running at once: `[condensing the conversation: why]`. */
+/** A call the task starts itself, running at once: `[Kiln is condensing the conversation: why]`. */
 export function formatToolStart(item: ToolItem): string {
   const view = viewOf(item);
-  return `[${toolHeading(view)}: ${bodyLines(view.body)[0] ?? item.status}]`;
+  return `[${heading(view)}: ${bodyLines(view.body)[0] ?? item.status}]`;
 }
 
 /** One line of a value: its first line, cut to fit, with `…` where more follows. */

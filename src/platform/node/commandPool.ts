@@ -1,6 +1,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import type { CommandState, CommandStatus, LaunchedProcess, ProcessExit, ProcessLauncher, ReadOptions, RunOptions, Terminal } from "../../core/ports/terminal";
+import { OutputBuffer } from "../../core/process/outputBuffer";
 import { PlainTextDecoder } from "../../core/process/plainText";
 
 export interface CommandPoolOptions {
@@ -16,46 +17,6 @@ export interface CommandPoolOptions {
 }
 
 const KILL_WAIT_MS = 5_000;
-
-/** Output kept in memory: a fixed head and a rolling tail, so a server that logs for hours stays small. */
-class OutputBuffer {
-  head = "";
-  tail = "";
-  dropped = 0;
-  total = 0;
-  constructor(
-    private readonly headMax: number,
-    private readonly tailMax: number,
-  ) {}
-
-  append(text: string): void {
-    this.total += text.length;
-    if (this.dropped === 0 && this.tail === "" && this.head.length + text.length <= this.headMax) {
-      this.head += text;
-      return;
-    }
-    if (this.dropped === 0 && this.tail === "") {
-      const room = this.headMax - this.head.length;
-      this.head += text.slice(0, room);
-      text = text.slice(room);
-    }
-    this.tail += text;
-    // Trim in steps rather than per chunk, so a chatty process does not copy the tail every time.
-    if (this.tail.length > this.tailMax * 1.5) {
-      const cut = this.tail.length - this.tailMax;
-      this.tail = this.tail.slice(cut);
-      this.dropped += cut;
-    }
-  }
-
-  /** Output from character `from` (counted over all output) to the end. */
-  since(from: number): string {
-    const note = `\n[… ${this.dropped} characters not kept in memory …]\n`;
-    if (from < this.head.length) return this.head.slice(from) + (this.dropped > 0 ? note : "") + this.tail;
-    const inTail = from - this.head.length - this.dropped;
-    return inTail >= 0 ? this.tail.slice(inTail) : note + this.tail;
-  }
-}
 
 class Command {
   /** Set right after launch; output may arrive before launch returns, so the entry exists first. */
@@ -110,15 +71,16 @@ export class CommandPool implements Terminal {
       entry.listeners.clear();
     });
     const onAbort = () => this.kill(entry);
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const ending = [options.signal, options.stop].filter((s) => s !== undefined);
+    for (const signal of ending) signal.addEventListener("abort", onAbort, { once: true });
     // Cancelled while the launcher was still starting it (waiting for a terminal, say).
-    if (options.signal?.aborted) onAbort();
+    if (ending.some((s) => s.aborted)) onAbort();
     try {
-      await this.settle(entry, options.timeoutMs, options.signal);
-      // A cancelled task waits for the kill to land, so the model never hears "still running".
-      if (options.signal?.aborted) await this.settle(entry, KILL_WAIT_MS);
+      await this.settle(entry, options.timeoutMs, ...ending, ...(options.detach ? [options.detach] : []));
+      // A cancelled or stopped command is waited for, so the model never hears "still running".
+      if (ending.some((s) => s.aborted)) await this.settle(entry, KILL_WAIT_MS);
     } finally {
-      options.signal?.removeEventListener("abort", onAbort);
+      for (const signal of ending) signal.removeEventListener("abort", onAbort);
       entry.listeners.delete(options.onOutput as (chunk: string) => void);
     }
     return this.status(entry);
@@ -127,11 +89,12 @@ export class CommandPool implements Terminal {
   async read(id: string, options: ReadOptions = {}): Promise<CommandStatus | undefined> {
     const entry = this.commands.get(id);
     if (!entry) return undefined;
+    const signals = options.signal ? [options.signal] : [];
     if (options.stop) {
       this.kill(entry);
-      await this.settle(entry, KILL_WAIT_MS, options.signal);
+      await this.settle(entry, KILL_WAIT_MS, ...signals);
     } else if (options.waitMs) {
-      await this.settle(entry, options.waitMs, options.signal);
+      await this.settle(entry, options.waitMs, ...signals);
     }
     return this.status(entry);
   }
@@ -181,18 +144,21 @@ export class CommandPool implements Terminal {
     entry.process.kill();
   }
 
-  /** Waits for the exit, the time limit or the abort, whichever comes first. */
-  private async settle(entry: Command, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    if (entry.exit || signal?.aborted) return;
+  /** Waits for the exit, the time limit or an abort of any of the signals, whichever comes first. */
+  private async settle(entry: Command, timeoutMs: number, ...signals: AbortSignal[]): Promise<void> {
+    if (entry.exit || signals.some((s) => s.aborted)) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     await Promise.race([
       entry.done,
       new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-      new Promise<void>((resolve) => signal?.addEventListener("abort", (onAbort = () => resolve()), { once: true })),
+      new Promise<void>((resolve) => {
+        onAbort = () => resolve();
+        for (const s of signals) s.addEventListener("abort", onAbort, { once: true });
+      }),
     ]);
     clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    for (const s of signals) if (onAbort) s.removeEventListener("abort", onAbort);
   }
 
   private status(entry: Command): CommandStatus {

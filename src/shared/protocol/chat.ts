@@ -29,6 +29,9 @@ export const ChatErrorSchema = z.object({
 export type ChatError = z.infer<typeof ChatErrorSchema>;
 
 export const ToolStatusSchema = z.enum(["streaming", "waiting", "running", "done", "denied", "error"]);
+/** A button on a running call's card: "continue" lets the model go on while it runs, "stop" ends the call alone. */
+export const CallControlSchema = z.enum(["continue", "stop"]);
+export type CallControl = z.infer<typeof CallControlSchema>;
 export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
 export const ChatItemSchema = z.discriminatedUnion("role", [
@@ -56,6 +59,10 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
     note: z.string().optional(),
     /** While it runs: the latest progress the tool reported ("3/5 — indexing"). */
     progress: z.string().optional(),
+    /** While it runs: its output so far (a command's first and latest lines). */
+    output: z.string().optional(),
+    /** While it runs: what the user may do to it from its card (go on without waiting, end it). */
+    controls: z.array(CallControlSchema).optional(),
     /** Set while the call waits for the user's Approve / Reject: what it will do. */
     approval: z
       .object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseMessage, type ParsedMessage } from "./parse";
-import type { ChatItem } from "./chat";
+import { CallControlSchema, type ChatItem } from "./chat";
 import { McpAnswerSchema } from "./mcpRequests";
 import { MCP_MESSAGES, MCP_REQUESTS, type HostToMcpView } from "./mcp";
 import { method, RequestEnvelopeSchema, type ResponseEnvelope } from "./requests";
@@ -13,6 +13,7 @@ import { CheckpointMessageSchema } from "./checkpoints";
  */
 export const MAX_USER_TEXT = 200_000;
 export const MAX_LINK_URL = 8_192;
+export const MAX_FILE_PATH = 4_096;
 /** Images attached to one message, and the size of each (base64 of a 5 MB file). */
 export const MAX_IMAGES = 5;
 export const MAX_IMAGE_BASE64 = 7_000_000;
@@ -62,6 +63,16 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/mcpAnswer"), id: z.string().min(1).max(200), answer: McpAnswerSchema }).strict(),
   /** A link in model output the user clicked; the host opens http(s) URLs only. */
   z.object({ type: z.literal("chat/openLink"), url: z.string().min(1).max(MAX_LINK_URL) }).strict(),
+  /** Continue while running / Stop on a running call's card (ToolItem.controls), by the card's id. */
+  z.object({ type: z.literal("chat/callControl"), id: z.string().min(1).max(200), control: CallControlSchema }).strict(),
+  /** Set API key on a no-key or unauthorized error: the host asks for the active profile's key, then retries. */
+  z.object({ type: z.literal("chat/setApiKey") }).strict(),
+  /** Open settings on such an error: Kiln's settings, at the providers. */
+  z.object({ type: z.literal("chat/openSettings") }).strict(),
+  /** Show terminal on a command's card: the terminal the command runs in. */
+  z.object({ type: z.literal("chat/showTerminal") }).strict(),
+  /** A path on a tool card the user clicked: the host opens it (at the line) if it is in the workspace. */
+  z.object({ type: z.literal("chat/openFile"), path: z.string().min(1).max(MAX_FILE_PATH), line: z.number().int().min(1).max(10_000_000).optional() }).strict(),
   /** Run on a completion's proposed command: the user's own click, so it runs in a visible terminal. */
   z.object({ type: z.literal("chat/runCommand"), command: z.string().trim().min(1).max(MAX_RUN_COMMAND) }).strict(),
   /** A queued message: removed, or (send) sent now; the index is into the last `chat/queue` list. */

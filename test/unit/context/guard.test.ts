@@ -7,7 +7,8 @@ import { BUILTIN_MODES } from "../../../src/core/modes/modes";
 import { Task } from "../../../src/core/agent/Task";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../../../src/core/context/settings";
 import { countTokens, loadTokenizer, messageTokens } from "../../../src/core/context/tokens";
-import type { LlmMessage, LlmRequest, Provider, StreamEvent } from "../../../src/core/llm/types";
+import type { LlmMessage } from "../../../src/core/llm/types";
+import { scriptedModel } from "../../fixtures/scriptedModel";
 import { silentLogger } from "../../fixtures/silentLogger";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
 import type { Toolbox } from "../../../src/core/agent/toolbox";
@@ -15,19 +16,7 @@ import type { Toolbox } from "../../../src/core/agent/toolbox";
 beforeAll(loadTokenizer);
 
 /** A model that answers each request with the next reply and reports the usage given. */
-function fakeModel(replies: string[], usage = { inputTokens: 100, outputTokens: 10 }) {
-  const requests: LlmRequest[] = [];
-  const provider: Provider = {
-    kind: "openai",
-    model: "fake",
-    async *stream(request): AsyncIterable<StreamEvent> {
-      requests.push(request);
-      yield { type: "text", text: replies.shift() ?? "Done." };
-      yield { type: "usage", ...usage };
-    },
-  };
-  return { provider, requests };
-}
+const fakeModel = (replies: string[], usage = { inputTokens: 100, outputTokens: 10 }) => scriptedModel(replies, { fallback: "Done.", usage });
 
 const RESULT = "lorem ipsum dolor sit amet ".repeat(80);
 

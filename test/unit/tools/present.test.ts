@@ -44,6 +44,10 @@ function expectWellFormed(view: ToolView, what: string): void {
   const parsed = ToolViewSchema.safeParse(view);
   expect(parsed.success, `${what}: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`).toBe(true);
   expect(view.title.trim(), what).not.toBe("");
+  // A sentence with the icon VS Code users know for it; a link only to a path that has arrived.
+  expect(view.title, what).toMatch(/^Kiln /);
+  expect(view.icon, what).toBeDefined();
+  if (view.link) expect(view.link.path.trim(), what).not.toBe("");
   // Nothing empty is sent: no empty target, no body that shows nothing.
   expect(view.target, what).not.toBe("");
   if (view.body?.kind === "fields") expect(view.body.fields.length, what).toBeGreaterThan(0);
@@ -74,8 +78,14 @@ describe("every tool presents its calls", () => {
   });
 
   it("a tool nobody knows shows its name, its path, and its other arguments as labelled values", () => {
-    expect(presentTool("custom_tool", { path: "a.ts", mode: "fast" }, "done")).toEqual({ title: "custom_tool", target: "a.ts", body: { kind: "fields", fields: [{ label: "mode", value: "fast" }] } });
-    expect(presentTool("", {}, "streaming")).toEqual({ title: "tool" });
+    expect(presentTool("custom_tool", { path: "a.ts", mode: "fast" }, "done")).toEqual({
+      icon: "tools",
+      title: "Kiln used custom_tool",
+      target: "a.ts",
+      link: { path: "a.ts" },
+      body: { kind: "fields", fields: [{ label: "mode", value: "fast" }] },
+    });
+    expect(presentTool("", {}, "streaming")).toEqual({ icon: "tools", title: "Kiln wants to use a tool" });
   });
 });
 
@@ -83,9 +93,15 @@ describe("what the views say", () => {
   const view = (name: string, args: Record<string, string>, status: ToolStatus = "streaming") => presentTool(name, args, status);
 
   it("read_file: the path and lines in the target; several files listed, from XML, JSON or JSON cut off", () => {
-    expect(view("read_file", { path: "src/a.ts", start_line: "10", end_line: "40" })).toEqual({ title: "read_file", target: "src/a.ts:10-40" });
-    expect(view("read_file", { args: SAMPLES.args! })).toEqual({
-      title: "read_file",
+    expect(view("read_file", { path: "src/a.ts", start_line: "10", end_line: "40" })).toEqual({
+      icon: "eye",
+      title: "Kiln wants to read",
+      target: "src/a.ts:10-40",
+      link: { path: "src/a.ts", line: 10 },
+    });
+    expect(view("read_file", { args: SAMPLES.args! }, "done")).toEqual({
+      icon: "eye",
+      title: "Kiln read",
       target: "2 files",
       body: { kind: "files", files: [{ path: "a.ts", note: "lines 1-20" }, { path: "b.ts" }] },
     });
@@ -99,8 +115,10 @@ describe("what the views say", () => {
   it("write_to_file and new_rule: the file with its content; apply_diff: its blocks as hunks, the last one streaming", () => {
     expect(view("write_to_file", { path: "a.ts", content: "x\n" }).body).toEqual({ kind: "file", path: "a.ts", content: "x\n" });
     expect(view("new_rule", { name: "Testing conventions", content: "Use vitest." })).toEqual({
-      title: "new_rule",
+      icon: "law",
+      title: "Kiln wants to add a rule",
       target: ".kilocode/rules/Testing-conventions.md",
+      link: { path: ".kilocode/rules/Testing-conventions.md" },
       body: { kind: "file", path: ".kilocode/rules/Testing-conventions.md", content: "Use vitest." },
     });
     const streaming = "<<<<<<< SEARCH\n:start_line:3\n-------\nold line\n=======\nnew line\n>>>>>>> REPLACE\n\n<<<<<<< SEARCH\nsec\n=======\nnew";
@@ -115,7 +133,10 @@ describe("what the views say", () => {
 
   it("execute_command: the command line with where and how long; the follow-up question only until it has run", () => {
     expect(view("execute_command", { command: "npm test", cwd: "pkg", timeout: "30" }, "done")).toEqual({
-      title: "execute_command",
+      icon: "terminal",
+      title: "Kiln ran",
+      target: "npm test",
+      code: true,
       body: {
         kind: "command",
         command: "npm test",
@@ -131,14 +152,38 @@ describe("what the views say", () => {
 
   it("checklists: each item with its status, a line that is not an item kept as it is", () => {
     expect(view("new_task", { mode: "code", message: "Do it.", todos: "- [x] one\nnot an item\n- [ ] tw" })).toEqual({
-      title: "new_task",
-      target: "code",
+      icon: "zap",
+      title: "Kiln wants to start a subtask in",
+      target: "code mode",
       body: { kind: "checklist", text: "Do it.", items: [{ text: "one", status: "completed" }, { text: "not an item" }, { text: "tw", status: "pending" }] },
     });
   });
 
   it("condensing says what it is doing in words, by its status", () => {
-    expect(view("condense", { context: "automatic" }, "running").title).toBe("condensing the conversation");
-    expect(view("condense", { context: "automatic" }, "done").title).toBe("condensed the conversation");
+    expect(view("condense", { context: "automatic" }, "running").title).toBe("Kiln is condensing the conversation");
+    expect(view("condense", { context: "automatic" }, "done").title).toBe("Kiln condensed the conversation");
+  });
+
+  it("a title is a sentence by the call's status: wants to, is doing, did, was not allowed to, could not", () => {
+    const titles = (["streaming", "waiting", "running", "done", "denied", "error"] as const).map((status) => view("apply_diff", { path: "src/greet.ts" }, status).title);
+    expect(titles).toEqual(["Kiln wants to edit", "Kiln wants to edit", "Kiln is editing", "Kiln edited", "Kiln was not allowed to edit", "Kiln could not edit"]);
+    expect(view("ask_followup_question", { question: "Which?" }, "waiting").title).toBe("Kiln has a question");
+    expect(view("write_to_file", { path: "src/greet.ts" }, "waiting")).toMatchObject({ title: "Kiln wants to write", target: "src/greet.ts", link: { path: "src/greet.ts" } });
+  });
+
+  it("a command's first line is the title's target, cut to fit; its whole text stays in the body", () => {
+    const long = `npm run build -- ${"--flag ".repeat(20)}`.trim();
+    const shown = view("execute_command", { command: long });
+    expect(shown.target).toBe(`${long.slice(0, 79)}…`);
+    expect(shown.body).toEqual({ kind: "command", command: long });
+    expect(view("execute_command", { command: "cd pkg\nnpm test" }).target).toBe("cd pkg …");
+    expect(view("execute_command", {}).target).toBeUndefined();
+  });
+
+  it("a link opens the path alone at the first line read; a deleted file and several files have none", () => {
+    expect(view("read_file", { path: "src/a.ts", start_line: "x" }).link).toEqual({ path: "src/a.ts" });
+    expect(view("delete_file", { path: "old.ts" }, "done").link).toBeUndefined();
+    expect(view("read_file", { args: SAMPLES.args! }).link).toBeUndefined();
+    expect(view("list_files", { path: "src" }).link).toEqual({ path: "src" });
   });
 });

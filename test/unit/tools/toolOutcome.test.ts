@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 import { Task } from "../../../src/core/agent/Task";
 import { createToolbox, type ToolboxOptions } from "../../../src/core/agent/toolbox";
 import { settingsFromGroups } from "../../../src/core/approval/settings";
-import type { LlmRequest, Provider, StreamEvent } from "../../../src/core/llm/types";
 import type { McpHubApi, McpServerView } from "../../../src/core/mcp/types";
 import { resolveMentions } from "../../../src/core/mentions/resolve";
 import { findMode } from "../../../src/core/modes/modes";
+import { lastSent, scriptedModel } from "../../fixtures/scriptedModel";
 import { silentLogger } from "../../fixtures/silentLogger";
 import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import type { Terminal } from "../../../src/core/ports/terminal";
@@ -32,21 +32,6 @@ function workspace(files: Record<string, string> = {}): string {
   return cwd;
 }
 
-/** A model that answers each request with the next scripted reply (XML tool calls), and keeps the requests. */
-function scriptedModel(replies: string[]) {
-  const requests: LlmRequest[] = [];
-  const provider: Provider = {
-    kind: "openai",
-    model: "fake",
-    async *stream(request): AsyncIterable<StreamEvent> {
-      requests.push(request);
-      yield { type: "text", text: replies.shift() ?? "<attempt_completion><result>Done.</result></attempt_completion>" };
-      yield { type: "usage", inputTokens: 100, outputTokens: 10 };
-    },
-  };
-  return { provider, requests };
-}
-
 function taskIn(cwd: string, replies: string[], options: Partial<ToolboxOptions> = {}) {
   const model = scriptedModel(replies);
   const task = new Task({
@@ -66,12 +51,6 @@ function taskIn(cwd: string, replies: string[], options: Partial<ToolboxOptions>
     }),
   });
   return { task, requests: model.requests };
-}
-
-/** What the model was sent last in a request: the results of the calls of its previous reply. */
-function lastSent(request: LlmRequest): string {
-  const content = request.messages.at(-1)!.content;
-  return typeof content === "string" ? content : content.map((block) => ("text" in block ? block.text : "")).join("\n");
 }
 
 const toolCards = (items: ChatItem[]) => items.flatMap((item) => (item.role === "tool" ? [item] : []));

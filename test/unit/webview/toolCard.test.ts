@@ -26,13 +26,43 @@ describe("tool cards", () => {
   });
   afterEach(cleanup);
 
-  it("read_file: the path and line range in the title, filled in as they stream", () => {
+  it("read_file: a sentence with the path and line range, filled in as they stream", () => {
     const { title, rerender, root } = card(tool("read_file", { path: "src/gre" }));
-    expect(title()).toBe("read_file src/gre streaming");
+    expect(title()).toBe("Kiln wants to read src/gre streaming");
     expect(root.dataset.status).toBe("streaming");
     expect(root.dataset.card).toBe("t1");
+    expect(root.dataset.tool).toBe("read_file");
+    expect(root.querySelector(".tool-icon")?.className).toContain("codicon-eye");
     rerender(h(ToolCard, { item: tool("read_file", { path: "src/greet.ts", start_line: "10", end_line: "40" }, "running") }));
-    expect(title()).toBe("read_file src/greet.ts:10-40 running");
+    expect(title()).toBe("Kiln is reading src/greet.ts:10-40 running");
+  });
+
+  it("the path is a link that asks the host to open the file at the first line read", () => {
+    const { node } = card(tool("read_file", { path: "src/greet.ts", start_line: "10", end_line: "40" }, "done"));
+    const link = within(node).getByTestId("tool-link");
+    expect(el(link).textContent).toBe("src/greet.ts:10-40");
+    fireEvent.click(link);
+    expect(posted).toEqual([{ type: "chat/openFile", path: "src/greet.ts", line: 10 }]);
+  });
+
+  it("a running command shows its output so far, Continue while running, Stop and its terminal; they go once it ends", () => {
+    const running = tool("execute_command", { command: "npm run dev" }, "running", { output: "ready on :5173\n", controls: ["continue", "stop"] });
+    const { node, rerender } = card(running);
+    expect(el(within(node).getByTestId("tool-live-output")).textContent).toBe("ready on :5173\n");
+    fireEvent.click(within(node).getByTestId("call-continue"));
+    fireEvent.click(within(node).getByTestId("call-stop"));
+    fireEvent.click(within(node).getByTestId("show-terminal"));
+    expect(posted).toEqual([{ type: "chat/callControl", id: "t1", control: "continue" }, { type: "chat/callControl", id: "t1", control: "stop" }, { type: "chat/showTerminal" }]);
+    rerender(h(ToolCard, { item: tool("execute_command", { command: "npm run dev" }, "done", { result: "ready on :5173" }) }));
+    expect(within(node).queryByTestId("tool-live-output")).toBeNull();
+    expect(within(node).queryByTestId("call-stop")).toBeNull();
+  });
+
+  it("a command is the title's code; a call with no path has no link", () => {
+    const { node, root } = card(tool("execute_command", { command: "npm test" }, "waiting"));
+    expect(root.querySelector(".tool-title")?.textContent).toBe("Kiln wants to run npm test waiting");
+    expect(root.querySelector("code.tool-target")?.textContent).toBe("npm test");
+    expect(within(node).queryByTestId("tool-link")).toBeNull();
   });
 
   it("read_file with several files lists each with its lines", () => {
@@ -108,7 +138,7 @@ describe("tool cards", () => {
 
   it("browser_action: the action in the title, its URL or point below", () => {
     const { title, text } = card(tool("browser_action", { action: "click", coordinate: "450,300" }, "running"));
-    expect(title()).toBe("browser_action click running");
+    expect(title()).toBe("Kiln is using the browser: click running");
     expect(text()).toContain("at450,300");
     cleanup();
     expect(card(tool("browser_action", { action: "launch", url: "http://localhost:3000" })).text()).toContain("http://localhost:3000");
@@ -123,7 +153,7 @@ describe("tool cards", () => {
 
   it("new_task: the subtask's mode and instructions", () => {
     const { title, text } = card(tool("new_task", { mode: "architect", message: "Design the cache layer." }));
-    expect(title()).toBe("new_task architect streaming");
+    expect(title()).toBe("Kiln wants to start a subtask in architect mode streaming");
     expect(text()).toContain("Design the cache layer.");
   });
 
@@ -136,7 +166,7 @@ describe("tool cards", () => {
 
   it("any other tool (MCP) shows its parameters as labelled values", () => {
     const { title, text } = card(tool("use_mcp_tool", { server_name: "weather", tool_name: "forecast", arguments: '{"city":"Oslo"}' }, "done"));
-    expect(title()).toBe("use_mcp_tool weather · forecast done");
+    expect(title()).toBe("Kiln used weather · forecast done");
     expect(text()).toContain('arguments{"city":"Oslo"}');
   });
 

@@ -34,6 +34,7 @@ export async function run(): Promise<void> {
   require("./rules.test");
   require("./mentions.test");
   require("./editorActions.test");
+  require("./cardLinks.test");
   require("./budget.test");
   require("./workspace.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };

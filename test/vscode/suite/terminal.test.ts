@@ -1,7 +1,10 @@
 import * as assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as vscode from "vscode";
 import type { CommandPool } from "../../../src/platform/node/commandPool";
-import { createVsCodeTerminal, TERMINAL_NAME, VsCodeLauncher } from "../../../src/hosts/vscode/terminal/vscodeTerminal";
+import { createVsCodeTerminal, TERMINAL_NAME, VsCodeLauncher, type ShellSignals } from "../../../src/hosts/vscode/terminal/vscodeTerminal";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { configure, exchange, kiln } from "./helpers";
 
@@ -76,6 +79,52 @@ describe("execute_command's terminal in the real extension host", () => {
       assert.doesNotMatch(status.output, /never/);
     });
   }
+
+  describe("a command in a shell-integration terminal ends when its shell returns", () => {
+    // An empty home: shell integration starts once ~/.bashrc has run, and a runner's rc file may take a minute.
+    const home = mkdtempSync(join(tmpdir(), "kiln-home-"));
+    const env = { HOME: home };
+    after(() => rmSync(home, { recursive: true, force: true }));
+    const real: ShellSignals = { onEnd: (listener) => vscode.window.onDidEndTerminalShellExecution(listener), read: (execution) => execution.read() };
+    const withheld: vscode.Event<vscode.TerminalShellExecutionEndEvent> = () => ({ dispose: () => undefined });
+
+    it("with VS Code's end event: its exit code", async () => {
+      const pool = terminal({ shellSignals: real, integrationWaitMs: 20_000 });
+      const first = await pool.run("echo first; (exit 5)", { cwd: workspace, timeoutMs: 30_000, env });
+      assert.equal(first.via, "shell integration");
+      assert.deepEqual([first.state, first.exitCode], ["exited", 5]);
+      assert.match(first.output, /first/);
+    });
+
+    it("with the end event withheld, by the end of its output: done, its output whole, its code unknown", async () => {
+      const pool = terminal({ shellSignals: { ...real, onEnd: withheld }, integrationWaitMs: 20_000 });
+      const status = await pool.run("echo one; sleep 1; echo two; (exit 4)", { cwd: workspace, timeoutMs: 30_000, env });
+      assert.equal(status.via, "shell integration");
+      assert.equal(status.state, "exited", "not left running for ever");
+      assert.equal(status.exitCode, undefined);
+      assert.match(status.output, /one\s+two/);
+    });
+
+    it("with the end event withheld and an output stream that never ends, by the shell having no command left", async () => {
+      const endless: ShellSignals = {
+        onEnd: withheld,
+        read: (execution) => {
+          const stream = execution.read();
+          return (async function* () {
+            yield* stream;
+            await new Promise<never>(() => undefined);
+          })();
+        },
+        timing: { outputGraceMs: 1_500, pollMs: 500, quietMs: 2_000 },
+      };
+      const pool = terminal({ shellSignals: endless, integrationWaitMs: 20_000 });
+      const status = await pool.run("echo one; sleep 3; echo two", { cwd: workspace, timeoutMs: 40_000, env });
+      assert.equal(status.via, "shell integration");
+      assert.equal(status.state, "exited", "not left running for ever");
+      // `sleep 3` printed nothing for longer than the quiet time: its process kept the command alive.
+      assert.match(status.output, /one\s+two/);
+    });
+  });
 
   it("keeps Kiln's keys out of the fallback's environment", async () => {
     process.env.OPENAI_API_KEY = "sk-host-test-secret";

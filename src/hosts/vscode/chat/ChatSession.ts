@@ -22,12 +22,13 @@ import type { ChatInputs } from "./chatInputs";
 import type { McpController, McpViewLink } from "../mcp/mcpController";
 import { RequestRouter } from "../requestRouter";
 import type { ChatHistory } from "../history/chatHistory";
-import { openChatLink, runInOwnTerminal } from "./chatLinks";
+import { openChatFile, openChatLink, runInOwnTerminal, showCommandTerminal } from "./chatLinks";
 import { identityFor, type TaskIdentity } from "../../../core/agent/taskRecord";
 import type { SavedTask } from "../../../core/history/types";
 import type { HistoryToHost } from "../../../shared/protocol/history";
 import { isMcpMessage } from "../../../shared/protocol/mcp";
 import { BUDGET_SETTING, contextOptions } from "../settings/contextSettings";
+import { askProfileKey } from "../settings/apiKey";
 import { runCheckpointAction } from "../history/checkpointActions";
 
 export interface ChatSessionDeps {
@@ -258,8 +259,32 @@ export class ChatSession implements vscode.Disposable {
         return;
       case "chat/openLink":
         return openChatLink(message.url, this.deps.logger, this.name);
+      case "chat/openFile":
+        return openChatFile(message.path, message.line, this.deps.logger, this.name);
+      case "chat/callControl":
+        if (!this.task.controlCall(message.id, message.control)) this.deps.logger.info(`${this.name}: ${message.control} on ${message.id}, which is no longer running`);
+        return;
+      case "chat/showTerminal":
+        return showCommandTerminal();
+      case "chat/setApiKey":
+        if (await this.askKey()) await this.task.retry();
+        return;
+      case "chat/openSettings":
+        await vscode.commands.executeCommand("kiln.openSettings");
+        return;
       case "chat/runCommand":
         return runInOwnTerminal(message.command);
+    }
+  }
+
+  /** The key of the profile the task uses (or, without profiles, the provider's); true once one was saved. */
+  private async askKey(): Promise<boolean> {
+    if (!this.choices || !this.deps.profiles) return (await vscode.commands.executeCommand<boolean>("kiln.setApiKey")) === true;
+    try {
+      return await askProfileKey(this.deps.profiles, this.choices.profile());
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Kiln: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
     }
   }
 

@@ -2,6 +2,8 @@ import * as vscode from "vscode";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderKind } from "../../../core/llm/types";
 import type { Logger } from "../../../core/ports";
 import { readProviderSettings } from "./providerConfig";
+import type { ProfileStore } from "./profileStore";
+import type { Profile } from "./profiles";
 
 /**
  * Asks for the key of the configured provider (or `kind`) and keeps it in SecretStorage only.
@@ -42,4 +44,21 @@ export async function setApiKey(secrets: vscode.SecretStorage, logger: Logger, k
   await secrets.store(apiKeySecretName(target), trimmed);
   logger.info(`API key for ${target} saved to secret storage`);
   return true;
+}
+
+/**
+ * Set API key on a chat error: asks for the key of the profile in use and keeps it in SecretStorage.
+ * True once a key was saved; an empty answer changes nothing (the settings page removes keys).
+ */
+export async function askProfileKey(store: ProfileStore, profile: Profile): Promise<boolean> {
+  const value = await vscode.window.showInputBox({
+    title: `Kiln: API key for ${profile.name} (${profile.kind})`,
+    prompt: "Stored in VS Code's secret storage, never in settings files or logs.",
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (value === undefined || value.trim() === "") return false;
+  const refused = await store.setKey(profile, value);
+  if (refused) void vscode.window.showErrorMessage(`Kiln: ${refused}.`);
+  return refused === undefined;
 }

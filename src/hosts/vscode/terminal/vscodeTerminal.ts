@@ -5,6 +5,8 @@ import { launchChild } from "../../../platform/node/nodeTerminal";
 import { commandLine, type CommandSandbox } from "../../../core/sandbox";
 import type { LaunchedProcess, LaunchOptions, ProcessExit, ProcessLauncher } from "../../../core/ports/terminal";
 import { cleanEnv, SECRET_ENV } from "../../../core/process/commandEnv";
+import { hasChildProcesses } from "../../../platform/node/childProcesses";
+import { watchCommandEnd, type CommandEndTiming } from "./commandEnd";
 
 export const TERMINAL_NAME = "Kiln";
 const ICON = new vscode.ThemeIcon("flame");
@@ -24,7 +26,23 @@ export interface VsCodeLauncherOptions {
   integrationWaitMs?: number;
   /** Asked at each launch: the sandbox to run the command in (kiln.commands.sandbox), or undefined. */
   sandbox?: (cwd: string) => CommandSandbox | undefined;
+  /**
+   * Where a shell-integration command's end and output come from: VS Code's, unless a test
+   * withholds the end event or the stream's end to show the other signals still end the command.
+   */
+  shellSignals?: ShellSignals;
 }
+
+export interface ShellSignals {
+  onEnd: vscode.Event<vscode.TerminalShellExecutionEndEvent>;
+  read(execution: vscode.TerminalShellExecution): AsyncIterable<string>;
+  timing?: CommandEndTiming;
+}
+
+const VSCODE_SIGNALS: ShellSignals = {
+  onEnd: (listener, thisArg, disposables) => vscode.window.onDidEndTerminalShellExecution(listener, thisArg, disposables),
+  read: (execution) => execution.read(),
+};
 
 /** Shells that read a single-quoted bwrap line as written; fish, PowerShell and cmd quote otherwise. */
 const POSIX_SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
@@ -121,32 +139,42 @@ export class VsCodeLauncher implements ProcessLauncher, vscode.Disposable {
 
   private runIntegrated(terminal: vscode.Terminal, command: string, options: LaunchOptions, sandbox?: string): LaunchedProcess {
     terminal.show(true);
+    const signals = this.options.shellSignals ?? VSCODE_SIGNALS;
     const execution = terminal.shellIntegration!.executeCommand(command);
     // read() only sees data written after its first call: call it at once.
-    const stream = execution.read();
-    const listeners: vscode.Disposable[] = [];
-    const ended = new Promise<ProcessExit>((resolve) => {
-      listeners.push(
-        vscode.window.onDidEndTerminalShellExecution((e) => e.execution === execution && resolve({ exitCode: e.exitCode })),
-        // `exit 3` ends the shell itself: its exit status is the command's.
-        vscode.window.onDidCloseTerminal((t) => t === terminal && resolve({ exitCode: t.exitStatus?.code })),
-      );
-    });
+    const stream = signals.read(execution);
+    let lastOutputAt = Date.now();
     const reading = (async () => {
       try {
-        for await (const data of stream) options.onOutput(data);
+        for await (const data of stream) {
+          lastOutputAt = Date.now();
+          options.onOutput(data);
+        }
       } catch (err) {
         this.options.logger?.warn(`reading the output of "${command}" failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     })();
+    const watch = watchCommandEnd({
+      terminal,
+      onEnd: signals.onEnd,
+      outputEnded: reading,
+      lastOutputAt: () => lastOutputAt,
+      hasChildren: hasChildProcesses,
+      ...(signals.timing && { timing: signals.timing }),
+    });
     const exited = (async (): Promise<ProcessExit> => {
-      let exit = await ended;
+      const ended = await watch.ended;
+      let exit = ended.exit;
       await Promise.race([reading, delay(STREAM_GRACE_MS)]);
       // An `exit` in the command ends the execution without a code; the shell's own code follows.
       if (exit.exitCode === undefined && terminal.exitStatus === undefined) await delay(200);
       if (exit.exitCode === undefined && terminal.exitStatus?.code !== undefined) exit = { exitCode: terminal.exitStatus.code };
-      for (const l of listeners) l.dispose();
-      if (terminal.exitStatus === undefined) this.idle.add(terminal);
+      if (ended.by === "output ended" || ended.by === "shell idle") {
+        // Its shell never said the command ended: the terminal stays for the user, not for the next command.
+        this.options.logger?.info(`"${command}" returned without VS Code's end event (seen by: ${ended.by}); its terminal is not reused`);
+      } else if (terminal.exitStatus === undefined) {
+        this.idle.add(terminal);
+      }
       return exit;
     })();
     let interrupted = false;
