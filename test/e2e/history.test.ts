@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeModelServer } from "../fixtures/fakeModelServer";
-import { kilnFrame, openKilnWithFakeModel, resultsDir, runCommand, sendTask, type Workbench } from "./workbench";
+import { kilnFrame, openKilnWithFakeModel, resultsDir, runCommand, sendTask, shootSidebar, useColorTheme, type Workbench } from "./workbench";
 
 const COMPLETE = "<attempt_completion>\n<result>The joke was told.</result>\n</attempt_completion>";
 
@@ -47,5 +47,24 @@ describe("task history in code-server, driven by Chromium", () => {
         throw new Error(`${String(err)}; the view shows: ${await frame.evaluate(() => document.body.innerText)}`);
       });
     expect(await frame.$eval('[data-testid="task-title"]', (e) => (e as HTMLElement).innerText)).toContain("Tell me a joke worth keeping");
+  });
+
+  it("a new task's empty chat names the model, lists the recent tasks to reopen, and gives tips", async () => {
+    await frame.$eval('[data-testid="new-task"]', (e) => (e as HTMLElement).click());
+    const recent = await frame.waitForSelector('[data-testid="recent-task"]', { timeout: 30_000 }).catch(async (err: unknown) => {
+      await workbench.page.screenshot({ path: join(resultsDir, "e2e-empty-chat-failed.png") });
+      throw new Error(`${String(err)}; the view shows: ${await frame.evaluate(() => document.body.innerText)}`);
+    });
+    expect(await recent!.evaluate((e) => (e as HTMLElement).innerText)).toMatch(/^Tell me a joke worth keeping\s+(just now|\d+ min ago)$/);
+    expect(await frame.$eval('[data-testid="empty-model"]', (e) => (e as HTMLElement).innerText)).toBe("Answers come from fake-history through openai-compatible.");
+    expect(await frame.$$eval('[data-testid="tips"] li', (all) => all.length)).toBe(3);
+    await shootSidebar(workbench.page, "e2e-empty-chat.png");
+    await useColorTheme(workbench.page, "Dark Modern");
+    await shootSidebar(workbench.page, "e2e-empty-chat-dark.png");
+    await useColorTheme(workbench.page, "Light Modern");
+
+    await recent!.evaluate((e) => (e as HTMLElement).click());
+    await frame.waitForFunction(() => document.querySelector('[data-testid="message-completion"]')?.textContent?.includes("The joke was told."), { timeout: 30_000 });
+    expect(await frame.$$('[data-testid="empty-chat"]')).toHaveLength(0);
   });
 });

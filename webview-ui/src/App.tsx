@@ -2,6 +2,7 @@ import { memo, useCallback, useState, useSyncExternalStore } from "react";
 import { Virtuoso } from "react-virtuoso";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import { ChatInput } from "./ChatInput";
+import { EmptyChat } from "./EmptyChat";
 import { Message } from "./Message";
 import { RetryNotice, TaskSummary } from "./TaskHeader";
 import { Thinking, awaitingReply } from "./Thinking";
@@ -51,7 +52,8 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
         <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />
         <div className="messages" role="log" aria-live="polite">
           {state.items.length === 0 ? (
-            <p className="empty">Ask Kiln anything about your code.</p>
+            // Until the host's first snapshot says otherwise, the chat may well have a task in it.
+            state.provider && <EmptyChat provider={state.provider} history={history} />
           ) : (
             <Virtuoso
               className="message-list"

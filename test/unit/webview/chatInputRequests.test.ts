@@ -11,6 +11,9 @@ function chat() {
   render(h(App, { store }));
   const host = (message: Parameters<ChatStore["apply"]>[0]) => act(() => store.apply(message));
   host({ type: "chat/snapshot", items: [], busy: false, provider: { kind: "openai", model: "m" }, task: { mode: "code", tokensIn: 0, tokensOut: 0, cacheRead: 0, cacheWrite: 0, todos: [] } });
+  // The empty chat asked for the recent tasks; what the input sends comes after.
+  expect(posted).toEqual([{ type: "history/open" }]);
+  posted.length = 0;
   return host;
 }
 

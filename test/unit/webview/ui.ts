@@ -18,3 +18,5 @@ export { ToolCard } from "../../../webview-ui/src/ToolCard";
 export { ChatStore } from "../../../webview-ui/src/store";
 export { McpStore } from "../../../webview-ui/src/mcp/mcpStore";
 export { HistoryStore } from "../../../webview-ui/src/history/historyStore";
+// @ts-ignore TS6142 under the root tsconfig only
+export { ago } from "../../../webview-ui/src/EmptyChat";
