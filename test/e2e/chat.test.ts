@@ -188,6 +188,24 @@ describe("Kiln in code-server, driven by Chromium", () => {
     await useColorTheme(workbench.page, "Light Modern");
   });
 
+  it("Ctrl+. with the focus in the chat input cycles the mode, and the picker follows", async () => {
+    const mode = () => frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLSelectElement).value);
+    const input = await frame.waitForSelector('[data-testid="chat-input"]');
+    await input!.click();
+    const seen = [await mode()];
+    for (let i = 0; i < 2; i++) {
+      await workbench.page.keyboard.down("Control");
+      await workbench.page.keyboard.press(".");
+      await workbench.page.keyboard.up("Control");
+      await frame.waitForFunction((before) => (document.querySelector('[data-testid="mode-picker"]') as HTMLSelectElement).value !== before, { timeout: 10_000 }, seen.at(-1)!);
+      seen.push(await mode());
+    }
+    expect(seen).toEqual(["code", "architect", "ask"]);
+    // The keys went to the command, not into the input.
+    expect(await frame.$eval('[data-testid="chat-input"]', (e) => (e as HTMLTextAreaElement).value)).toBe("");
+    await frame.select('[data-testid="mode-picker"]', "code");
+  });
+
   it("uses the theme's colours", async () => {
     const colours = await frame.evaluate(() => {
       const probe = document.createElement("span");

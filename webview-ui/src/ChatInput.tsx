@@ -84,6 +84,11 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
     } else if (event.key === "Escape" && waitingCard) {
       event.preventDefault();
       document.querySelector<HTMLTextAreaElement>(`[data-card="${CSS.escape(waitingCard)}"] [data-testid="feedback"]`)?.focus();
+    } else if (event.key === "." && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey) {
+      // Ctrl+. (Cmd+.) cycles the mode. Asked of the host from here: a key pressed in a webview
+      // does not reliably reach VS Code's keybindings (in code-server it never did).
+      event.preventDefault();
+      send({ type: "chat/cycleMode" });
     }
   };
 

@@ -77,6 +77,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/runCommand"), command: z.string().trim().min(1).max(MAX_RUN_COMMAND) }).strict(),
   /** A queued message: removed, or (send) sent now; the index is into the last `chat/queue` list. */
   z.object({ type: z.literal("chat/unqueue"), index: z.number().int().min(0).max(1000), send: z.boolean() }).strict(),
+  /** Ctrl+. (Cmd+.) in the chat input: the next mode, as Kiln: Cycle Mode. */
+  z.object({ type: z.literal("chat/cycleMode") }).strict(),
   /** Mode picker: the current task goes on in this mode, and the chat's new tasks start in it. */
   z.object({ type: z.literal("chat/setMode"), slug: z.string().min(1).max(100) }).strict(),
   /** Profile picker: the current task's requests use this profile, which also becomes the active one. */

@@ -111,3 +111,20 @@ describe("images in the chat input", () => {
     expect(el(screen.getByTestId("attach-problem")).textContent).toBe("Not attached: logo.svg is not a PNG, JPEG, GIF or WebP image.");
   });
 });
+
+describe("keys in the chat input", () => {
+  beforeEach(() => {
+    posted.length = 0;
+  });
+  afterEach(cleanup);
+
+  it("Ctrl+. and Cmd+. ask the host for the next mode; a plain . or Ctrl+Shift+. does not", () => {
+    chat({ busy: false });
+    const input = screen.getByTestId("chat-input");
+    fireEvent.keyDown(input, { key: ".", ctrlKey: true });
+    fireEvent.keyDown(input, { key: ".", metaKey: true });
+    fireEvent.keyDown(input, { key: ".", ctrlKey: true, shiftKey: true });
+    fireEvent.keyDown(input, { key: "." });
+    expect(posted).toEqual([{ type: "chat/cycleMode" }, { type: "chat/cycleMode" }]);
+  });
+});

@@ -249,6 +249,9 @@ export class ChatSession implements vscode.Disposable {
       case "chat/setMode":
         this.pickMode(message.slug);
         return;
+      case "chat/cycleMode":
+        this.cycleMode();
+        return;
       case "chat/setProfile":
         if (await this.choices?.pickProfile(message.name)) this.postPickers();
         return;
