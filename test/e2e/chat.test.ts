@@ -22,8 +22,12 @@ const COMPLETE = "<attempt_completion>\n<result>Done.</result>\n</attempt_comple
 const REPLY = "greet takes a name and returns a friendly greeting string built with a template literal.";
 
 describe("Kiln in code-server, driven by Chromium", () => {
-  it("shows the configured provider in the chat view", async () => {
-    await frame.waitForFunction(() => document.querySelector('[data-testid="provider"]')?.textContent?.includes("fake-e2e"), { timeout: 20_000 });
+  it("shows the configured model and provider in the empty chat, and one toolbar: the view's title", async () => {
+    await frame.waitForFunction(() => document.querySelector('[data-testid="empty-model"]')?.textContent === "Answers come from fake-e2e through openai-compatible.", { timeout: 20_000 });
+    // New task, MCP servers, history and settings are the view title's icons, not a second row in the page.
+    const titleActions = await workbench.page.$$eval(".part.sidebar .action-label", (all) => all.map((a) => a.getAttribute("aria-label")));
+    expect(titleActions).toEqual(expect.arrayContaining(["New Task", "MCP Servers", "Task History"]));
+    expect(await frame.$$("[data-testid=mcp-tab], [data-testid=history-tab]")).toHaveLength(0);
   });
 
   it("streams the reply to a typed task into the chat, piece by piece", async () => {
@@ -180,8 +184,14 @@ describe("Kiln in code-server, driven by Chromium", () => {
       }),
     );
     expect(badges).toEqual(badges.map(() => true));
-    // The header's buttons wrap rather than run past the sidebar's edge.
+    // The header's buttons wrap rather than run past the sidebar's edge, and nothing scrolls sideways.
     expect(await frame.$eval('[data-testid="condense-task"]', (e) => e.getBoundingClientRect().right <= document.body.clientWidth)).toBe(true);
+    const wider = await frame.evaluate(() =>
+      [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")}[${(e as HTMLElement).dataset.testid ?? ""}] ${Math.round(e.getBoundingClientRect().right)}`),
+    );
+    expect(wider, `wider than the sidebar (${await frame.evaluate(() => document.documentElement.clientWidth)} px)`).toEqual([]);
     await shootSidebar(workbench.page, "e2e-tool-cards-narrow.png");
     await dragSidebarEdge(workbench.page, 200);
     await frame.waitForFunction(() => document.body.clientWidth > 250, { timeout: 10_000 });

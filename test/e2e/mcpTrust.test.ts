@@ -5,7 +5,7 @@ import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/codeServer.mjs";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { openKilnView, openWorkbench, resultsDir, type Workbench } from "./workbench";
+import { openKilnView, openWorkbench, resultsDir, runCommand, type Workbench } from "./workbench";
 
 const TEST_SERVER = join(root, "test", "fixtures", "mcp", "testServer.mjs");
 const CARD = '[data-testid="mcp-server"][data-name="repo"]';
@@ -51,7 +51,7 @@ describe("a project's MCP servers in an untrusted workspace (code-server with Wo
       "This project's .kilocode/mcp.json defines 1 MCP server (repo). Kiln has not started it because this workspace is not trusted.",
     );
 
-    await frame.click('[data-testid="mcp-tab"]');
+    await runCommand(page, "Kiln: MCP Servers");
     await frame.waitForSelector(`${CARD}[data-state="needs-approval"]`, { timeout: 30_000 });
     const text = await frame.$eval(CARD, (e) => (e as HTMLElement).innerText);
     expect(text).toContain("not trusted");

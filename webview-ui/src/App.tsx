@@ -7,7 +7,6 @@ import { Message } from "./Message";
 import { RetryNotice, TaskSummary } from "./TaskHeader";
 import { Thinking, awaitingReply } from "./Thinking";
 import type { ChatStore } from "./store";
-import { send } from "./vscodeApi";
 import { McpView } from "./mcp/McpView";
 import { McpStore } from "./mcp/mcpStore";
 import { HistoryView } from "./history/HistoryView";
@@ -34,17 +33,8 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
 
   return (
     <div className="app">
-      <header className="header">
-        <span className="title">Kiln</span>
-        <span className="provider" data-testid="provider">
-          {state.provider ? `${state.provider.kind}${state.provider.model ? ` · ${state.provider.model}` : ""}` : "connecting…"}
-        </span>
-        <ViewTab view="mcp" label="MCP" title="MCP servers" shown={view} store={mcp} />
-        <ViewTab view="history" label="History" title="Task history" shown={view} store={mcp} />
-        <button className="icon-button" title="New task" onClick={() => send({ type: "chat/newTask" })}>
-          New
-        </button>
-      </header>
+      {/* One toolbar: New task, MCP servers, history and settings are the view's title icons. */}
+      {view !== "chat" && <BackToChat title={view === "mcp" ? "MCP servers" : "Task history"} store={mcp} />}
       {view === "mcp" && <McpView store={mcp} />}
       {view === "history" && <HistoryView store={history} onOpened={() => mcp.show("chat")} />}
       {/* Hidden rather than unmounted under the other views, so a draft and the scroll position stay. */}
@@ -86,13 +76,15 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
   );
 }
 
-/** A header button that swaps the chat for another view, and back. */
-function ViewTab({ view, label, title, shown, store }: { view: "mcp" | "history"; label: string; title: string; shown: string; store: McpStore }) {
-  const active = shown === view;
+/** Above the MCP and history views: what is shown, and the way back to the chat. */
+function BackToChat({ title, store }: { title: string; store: McpStore }) {
   return (
-    <button className={`icon-button ${view}-tab`} title={active ? "Back to the chat" : title} aria-pressed={active} data-testid={`${view}-tab`} onClick={() => store.show(active ? "chat" : view)}>
-      {label}
-    </button>
+    <div className="view-bar">
+      <button className="link-button" data-testid="back-to-chat" title="Back to the chat" onClick={() => store.show("chat")}>
+        <span className="codicon codicon-arrow-left" aria-hidden="true" /> Chat
+      </button>
+      <h1 className="view-bar-title">{title}</h1>
+    </div>
   );
 }
 

@@ -19,7 +19,11 @@ window.addEventListener("message", (event: MessageEvent<HostToWebview>) => {
   if (message.type === "response") return;
   if (message.type.startsWith("mcp/")) mcp.apply(message as Extract<HostToWebview, { type: `mcp/${string}` }>);
   else if (message.type.startsWith("history/")) history.apply(message as Extract<HostToWebview, { type: `history/${string}` }>);
-  else store.apply(message);
+  else {
+    // A new or reopened task (New task in the view's title, say) is shown, whatever view was up.
+    if (message.type === "chat/snapshot") mcp.show("chat");
+    store.apply(message);
+  }
 });
 createRoot(document.getElementById("root")!).render(<App store={store} mcp={mcp} history={history} />);
 send({ type: "view/ready" });

@@ -48,7 +48,7 @@ function openHistory() {
   const history = new HistoryStore();
   history.onShow = () => mcp.show("history");
   render(h(App, { store: new ChatStore((fn) => fn()), mcp, history }));
-  fireEvent.click(screen.getByTestId("history-tab"));
+  act(() => history.apply({ type: "history/show" }));
   act(() => history.apply({ type: "history/state", state: STATE }));
   return { mcp, history };
 }

@@ -32,11 +32,11 @@ function state(servers: McpServerView[] = [EVERYTHING, BROKEN], errors: string[]
 const answer = (request: { requestId?: number }, outcome: { ok: boolean; message: string; field?: string }) => act(() => respond(request, outcome));
 const checked = (node: unknown) => (node as { checked: boolean }).checked;
 
-/** The chat page with its MCP view opened from the header, and the host's first state applied. */
+/** The chat page with its MCP view opened (the view title's MCP Servers), and the host's first state applied. */
 function openMcp(initial = state()) {
   const mcp = new McpStore();
   render(h(App, { store: new ChatStore((fn) => fn()), mcp }));
-  fireEvent.click(screen.getByTestId("mcp-tab"));
+  act(() => mcp.apply({ type: "mcp/show" }));
   act(() => mcp.apply({ type: "mcp/state", state: initial }));
   return { mcp, host: (message: Parameters<McpStore["apply"]>[0]) => act(() => mcp.apply(message)) };
 }
@@ -47,14 +47,16 @@ describe("the sidebar's MCP view", () => {
   });
   afterEach(cleanup);
 
-  it("the MCP button swaps the chat for the server list and back, telling the host when it opens and closes", () => {
+  it("MCP Servers swaps the chat for the server list, and the Chat button brings it back, telling the host when it opens and closes", () => {
     openMcp();
     expect(sent("mcp/open")).toHaveLength(1);
     expect(el(screen.getByTestId("chat-view")).hasAttribute("hidden")).toBe(true);
     const server = within(screen.getAllByTestId("mcp-server")[0]!);
     expect(el(server.getByTestId("mcp-state")).textContent).toBe("connected");
     expect(server.getByText("stdio (local command) · .kilocode/mcp.json")).toBeTruthy();
-    fireEvent.click(screen.getByTestId("mcp-tab"));
+    expect(el(screen.getByTestId("back-to-chat")).textContent).toBe(" Chat");
+    expect(screen.getByRole("heading", { name: "MCP servers" })).toBeTruthy();
+    fireEvent.click(screen.getByTestId("back-to-chat"));
     expect(sent("mcp/close")).toHaveLength(1);
     expect(screen.queryByTestId("mcp-view")).toBeNull();
     expect(el(screen.getByTestId("chat-view")).hasAttribute("hidden")).toBe(false);
