@@ -140,7 +140,10 @@ function Completion({ item }: { item: CompletionItem }) {
   const command = item.command?.trim();
   return (
     <div className="message completion" data-testid="message-completion">
-      <div className="completion-title">Task completed</div>
+      <div className="completion-title">
+        <span className="codicon codicon-pass" aria-hidden="true" />
+        Task completed
+      </div>
       <Markdown text={item.result} />
       {command && (
         <div className="completion-command">
