@@ -156,6 +156,14 @@ describe("Kiln in code-server, driven by Chromium", () => {
     });
     expect(iconFont).toEqual(["loaded"]);
     expect(await frame.$$eval('[data-testid="message-tool"] .tool-icon', (all) => all.map((e) => e.getBoundingClientRect().width > 0))).toEqual([true, true, true, true]);
+    // Diff since on the edit's checkpoint: VS Code's diff editor, the checkpoint's greet.ts against today's.
+    await frame.$eval('[data-testid="checkpoint-diff"]', (e) => (e as HTMLElement).click());
+    await workbench.page.waitForFunction(
+      () => /greet\.ts \(checkpoint [0-9a-f]{8} ↔ now\)/.test((document.querySelector(".tabs-container .tab.active") as HTMLElement | null)?.getAttribute("aria-label") ?? ""),
+      { timeout: 20_000 },
+    );
+    await workbench.page.waitForSelector(".monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert", { timeout: 20_000 });
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-diff-since.png") });
     // The edited file's path opens it in the editor.
     await runCommand(workbench.page, "View: Close All Editors");
     await workbench.page.waitForFunction(() => document.querySelectorAll(".tabs-container .tab").length === 0, { timeout: 20_000 });

@@ -95,6 +95,27 @@ describe("checkpoints in a shadow git repository", () => {
     expect(diff).toContain("+++ b/b.txt");
   });
 
+  it("lists the files changed since a checkpoint, and gives a file's text as the checkpoint had it", async () => {
+    file("a.txt", "one\n");
+    file("gone.txt", "bye\n");
+    const checkpoints = new ShadowCheckpoints({ storage, workspace });
+    const first = await checkpoints.save("t", "first");
+    const commit = first.kind === "saved" ? first.commit : "";
+    file("a.txt", "two\n");
+    file("dir/b c.txt", "new\n");
+    rmSync(join(workspace, "gone.txt"));
+    const changes = await checkpoints.changedSince(commit);
+    expect(changes.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+      { path: "a.txt", change: "modified" },
+      { path: "dir/b c.txt", change: "added" },
+      { path: "gone.txt", change: "deleted" },
+    ]);
+    expect(await checkpoints.fileAt(commit, "a.txt")).toBe("one\n");
+    expect(await checkpoints.fileAt(commit, "gone.txt")).toBe("bye\n");
+    expect(await checkpoints.fileAt(commit, "dir/b c.txt")).toBeUndefined();
+    await expect(checkpoints.fileAt("not-a-commit", "a.txt")).rejects.toThrow(/not a checkpoint id/);
+  });
+
   it("is off, with the reason, in a home folder or a workspace holding another repository", async () => {
     mkdirSync(join(workspace, "vendor", "lib", ".git"), { recursive: true });
     const nested = new ShadowCheckpoints({ storage, workspace });

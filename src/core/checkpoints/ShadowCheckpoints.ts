@@ -5,6 +5,12 @@ import { join, resolve } from "node:path";
 import { DEFAULT_EXCLUDES, findNestedRepository } from "./excludes";
 import { git, GitTimeout } from "./git";
 
+/** A file that changed since a checkpoint. */
+export interface CheckpointChange {
+  path: string;
+  change: "added" | "modified" | "deleted";
+}
+
 export interface CheckpointOptions {
   /** Where shadow repositories live (the extension's global storage); never inside the workspace. */
   storage: string;
@@ -137,6 +143,30 @@ export class ShadowCheckpoints {
     const deadline = Date.now() + this.budgetMs;
     await this.stage(deadline);
     return this.run(["diff", "--cached", "--no-color", "--no-ext-diff", target], deadline);
+  }
+
+  /** The files that differ between `commit` and the workspace now, and how. */
+  changedSince(commit: string): Promise<CheckpointChange[]> {
+    return exclusive(this.gitDir, async () => {
+      const off = await this.disabledReason();
+      if (off) throw new Error(`Checkpoints are off: ${off}`);
+      const target = await this.verify(commit);
+      const deadline = Date.now() + this.budgetMs;
+      await this.stage(deadline);
+      const fields = (await this.run(["diff", "--cached", "--name-status", "--no-renames", "-z", target], deadline)).split("\0");
+      const changes: CheckpointChange[] = [];
+      for (let i = 0; i + 1 < fields.length; i += 2) {
+        const status = fields[i]!;
+        changes.push({ path: fields[i + 1]!, change: status === "A" ? "added" : status === "D" ? "deleted" : "modified" });
+      }
+      return changes;
+    });
+  }
+
+  /** A file's text at `commit` (`path` relative to the workspace, with /); undefined where it did not exist then. */
+  async fileAt(commit: string, path: string): Promise<string | undefined> {
+    const target = await this.verify(commit);
+    return this.run(["show", `${target}:${path.replace(/^\.?\//, "")}`], Date.now() + this.budgetMs).catch(() => undefined);
   }
 
   /** Removes the checkpoints of tasks other than `keep`, oldest first, until the store is under `maxBytes`. */

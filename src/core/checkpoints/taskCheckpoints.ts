@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { ChatLog } from "../agent/ChatLog";
 import type { Logger } from "../ports";
-import type { CheckpointResult, RestoreResult } from "./ShadowCheckpoints";
+import type { CheckpointChange, CheckpointResult, RestoreResult } from "./ShadowCheckpoints";
 
 /** What a task needs of the checkpoint store (ShadowCheckpoints, or a host's wrapper that reads its settings). */
 export interface CheckpointStore {
   save(taskId: string, message: string): Promise<CheckpointResult>;
   restore(taskId: string, commit: string): Promise<RestoreResult>;
   diffSince(commit: string): Promise<string>;
+  changedSince(commit: string): Promise<CheckpointChange[]>;
+  fileAt(commit: string, path: string): Promise<string | undefined>;
   cleanup?(maxBytes: number, keep: readonly string[]): Promise<string[]>;
 }
 
@@ -63,6 +65,14 @@ export class TaskCheckpoints {
 
   diffSince(commit: string): Promise<string> {
     return this.options.store.diffSince(commit);
+  }
+
+  changedSince(commit: string): Promise<CheckpointChange[]> {
+    return this.options.store.changedSince(commit);
+  }
+
+  fileAt(commit: string, path: string): Promise<string | undefined> {
+    return this.options.store.fileAt(commit, path);
   }
 
   /**

@@ -25,6 +25,8 @@ const store: CheckpointStore = {
   },
   restore: () => Promise.reject(new Error("not in these tests")),
   diffSince: () => Promise.reject(new Error("not in these tests")),
+  changedSince: () => Promise.reject(new Error("not in these tests")),
+  fileAt: () => Promise.reject(new Error("not in these tests")),
 };
 
 beforeEach(() => {

@@ -66,15 +66,29 @@ describe("checkpoints in the real host", () => {
     await waitFor("the created file to be removed", () => (existsSync(path("checkpoint-new.txt")) ? undefined : true));
   });
 
-  it("Diff since opens the changes in a read-only diff document", async () => {
+  it("Diff since opens VS Code's multi-file diff editor, or its diff editor for one file, the checkpoint on the left", async () => {
     const api = await kiln();
     const checkpoint = await editTurn([]);
+    const short = checkpoint.commit!.slice(0, 8);
+    const activeTab = () => vscode.window.tabGroups.activeTabGroup.activeTab;
     api.sidebar.receive({ type: "chat/checkpoint", id: checkpoint.id, action: "diff" });
-    const editor = await waitFor("the diff document", () => (vscode.window.activeTextEditor?.document.uri.scheme === "kiln-checkpoint" ? vscode.window.activeTextEditor : undefined));
-    assert.equal(editor.document.languageId, "diff");
-    const text = editor.document.getText();
-    assert.match(text, /-original\r?\n\+changed by the model/);
-    assert.match(text, /\+\+\+ b\/checkpoint-new\.txt/);
+    // Two files changed since: the changed one and the one created (VS Code adds "(2 files)" to the title).
+    await waitFor("the multi-file diff editor", () => (activeTab()?.label.startsWith(`Changes since checkpoint ${short}`) ? true : undefined)).catch((err: unknown) => {
+      throw new Error(`${String(err)}; the active tab: ${activeTab()?.label} (${activeTab()?.input?.constructor.name})`);
+    });
+
+    // With the created file gone, one file differs: the diff editor, the checkpoint's text on the left.
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    rmSync(path("checkpoint-new.txt"));
+    api.sidebar.receive({ type: "chat/checkpoint", id: checkpoint.id, action: "diff" });
+    const input = await waitFor("the diff editor", () => {
+      const tab = activeTab()?.input;
+      return tab instanceof vscode.TabInputTextDiff ? tab : undefined;
+    });
+    assert.equal(activeTab()?.label, `checkpoint-a.txt (checkpoint ${short} ↔ now)`);
+    assert.equal(input.original.scheme, "kiln-checkpoint");
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), "original\r\n");
+    assert.equal(input.modified.fsPath, path("checkpoint-a.txt"));
   });
 
   it("with kiln.checkpoints.enabled off, the first edit of a task says so once, and the edits go ahead", async () => {

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { Task } from "../../../core/agent/Task";
-import { ShadowCheckpoints, type RestoreResult } from "../../../core/checkpoints/ShadowCheckpoints";
+import { ShadowCheckpoints, type CheckpointChange, type RestoreResult } from "../../../core/checkpoints/ShadowCheckpoints";
 import { TaskCheckpoints, type CheckpointStore } from "../../../core/checkpoints/taskCheckpoints";
 import type { Logger } from "../../../core/ports";
 import type { CheckpointItem, CheckpointMessage } from "../../../shared/protocol/checkpoints";
@@ -19,7 +19,7 @@ function readSettings(logger: Logger): CheckpointSettings {
 /** A store that takes no checkpoints, and says why. */
 function unavailable(reason: string): CheckpointStore {
   const refuse = () => Promise.reject(new Error(`Checkpoints are off: ${reason}`));
-  return { save: async () => ({ kind: "skipped", reason }), restore: refuse, diffSince: refuse };
+  return { save: async () => ({ kind: "skipped", reason }), restore: refuse, diffSince: refuse, changedSince: refuse, fileAt: refuse };
 }
 
 /**
@@ -48,6 +48,8 @@ export class WorkspaceCheckpoints {
       // Restoring and diffing work with the setting off: the checkpoints already taken stay usable.
       restore: (taskId, commit) => current().restore(taskId, commit),
       diffSince: (commit) => current().diffSince(commit),
+      changedSince: (commit) => current().changedSince(commit),
+      fileAt: (commit, path) => current().fileAt(commit, path),
       cleanup: (maxBytes, keep) => current().cleanup(maxBytes, keep),
     };
   }
@@ -81,7 +83,7 @@ export async function runCheckpointAction(message: CheckpointMessage, target: Ch
     return;
   }
   try {
-    if (message.action === "diff") return await showDiff(await checkpoints.diffSince(item.commit), item.commit);
+    if (message.action === "diff") return await showChanges(checkpoints, item.commit);
     if (message.action === "restoreTask" && item.apiIndex === undefined)
       throw new Error("this checkpoint restores files only (a subtask's, or a later edit of the same reply): the task can go back to the reply's first checkpoint.");
     // Files put back under a running task would be overwritten by its next edit.
@@ -119,27 +121,52 @@ function whenIdle(task: Task): Promise<void> {
   });
 }
 
-/** Diffs on show, by the URI's query; dropped when their document closes. */
-const diffs = new Map<string, string>();
+/**
+ * What the "kiln-checkpoint:" documents hold, by the URI's query: a file as a checkpoint had it (or
+ * nothing, for a file that did not exist on that side). Kept for the newest few hundred, not tied to
+ * open documents: the multi-file diff editor closes and reopens them as the user scrolls.
+ */
+const sides = new Map<string, () => Promise<string>>();
+const MAX_SIDES = 500;
 let shown = 0;
 
-/** The read-only documents "Diff since" opens; registered once by the extension. */
-export function registerCheckpointDiffs(): vscode.Disposable {
-  return vscode.Disposable.from(
-    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, { provideTextDocumentContent: (uri) => diffs.get(uri.query) ?? "" }),
-    vscode.workspace.onDidCloseTextDocument((doc) => {
-      if (doc.uri.scheme === DIFF_SCHEME) diffs.delete(doc.uri.query);
-    }),
-  );
+function side(path: string, text: () => Promise<string>): vscode.Uri {
+  const key = String(++shown);
+  sides.set(key, text);
+  for (const old of sides.keys()) {
+    if (sides.size <= MAX_SIDES) break;
+    sides.delete(old);
+  }
+  return vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${path}`, query: key });
 }
 
-async function showDiff(diff: string, commit: string): Promise<void> {
-  if (diff === "") {
+/** The read-only documents "Diff since" shows; registered once by the extension. */
+export function registerCheckpointDiffs(): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, { provideTextDocumentContent: async (uri) => (await sides.get(uri.query)?.()) ?? "" });
+}
+
+/**
+ * Diff since: VS Code's diff editor, the checkpoint on the left and the workspace on the right, for
+ * one file; the multi-file diff editor for several.
+ */
+async function showChanges(checkpoints: TaskCheckpoints, commit: string): Promise<void> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const changes = await checkpoints.changedSince(commit);
+  if (!root || changes.length === 0) {
     void vscode.window.showInformationMessage("Kiln: nothing changed since this checkpoint.");
     return;
   }
-  const key = `${commit}-${++shown}`;
-  diffs.set(key, diff);
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/changes since ${commit.slice(0, 8)}.diff`, query: key }));
-  await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(doc, "diff"), { preview: true });
+  const short = commit.slice(0, 8);
+  const before = (c: CheckpointChange) => side(c.path, async () => (c.change === "added" ? "" : ((await checkpoints.fileAt(commit, c.path)) ?? "")));
+  const after = (c: CheckpointChange) => (c.change === "deleted" ? side(c.path, async () => "") : vscode.Uri.joinPath(root, c.path));
+  if (changes.length === 1) {
+    const only = changes[0]!;
+    await vscode.commands.executeCommand("vscode.diff", before(only), after(only), `${only.path} (checkpoint ${short} ↔ now)`, { preview: true });
+    return;
+  }
+  await vscode.commands.executeCommand(
+    "vscode.changes",
+    `Changes since checkpoint ${short}`,
+    changes.map((c) => [vscode.Uri.joinPath(root, c.path), before(c), after(c)]),
+  );
 }
