@@ -92,4 +92,14 @@ export class AnthropicProvider implements Provider {
       watch.dispose();
     }
   }
+
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    try {
+      const ids: string[] = [];
+      for await (const model of this.client.models.list({ limit: 100 }, { signal })) ids.push(model.id);
+      return ids;
+    } catch (err) {
+      throw toProviderError(err, "Anthropic");
+    }
+  }
 }

@@ -10,10 +10,13 @@ export class ProviderError extends Error {
     message: string,
     readonly status?: number,
     readonly retryAfterMs?: number,
+    /** The provider's own explanation, when it gave one (redacted like the message). */
+    readonly providerDetail?: string,
   ) {
     // A server or proxy may echo the request's Authorization header; the message goes to the chat, logs and history.
     super(redactSecrets(message));
     this.name = "ProviderError";
+    if (providerDetail !== undefined) this.providerDetail = redactSecrets(providerDetail);
   }
 
   toChatError(): ChatError {
@@ -64,20 +67,32 @@ function fromStatus(err: ApiErrorLike, providerName: string): ProviderError {
   const status = err.status ?? 0;
   const detail = providerDetail(err);
   if (status === 401 || status === 403) {
-    return new ProviderError("auth", `${providerName} rejected the API key (HTTP ${status}: ${detail}). Set a valid key with "Kiln: Set API Key".`, status);
+    return new ProviderError("auth", `${providerName} rejected the API key (HTTP ${status}: ${detail}). Set a valid key with "Kiln: Set API Key".`, status, undefined, detail);
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(header(err.headers, "retry-after"));
     const wait = retryAfterMs !== undefined ? ` It asks to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying.` : "";
-    return new ProviderError("rate_limit", `${providerName} is rate-limiting requests (HTTP 429: ${detail}).${wait}`, status, retryAfterMs);
+    return new ProviderError("rate_limit", `${providerName} is rate-limiting requests (HTTP 429: ${detail}).${wait}`, status, retryAfterMs, detail);
   }
   if (status >= 500) {
-    return new ProviderError("server", `${providerName} had a server error (HTTP ${status}: ${detail}). Try again in a moment.`, status);
+    return new ProviderError("server", `${providerName} had a server error (HTTP ${status}: ${detail}). Try again in a moment.`, status, undefined, detail);
   }
   if (status === 404) {
-    return new ProviderError("bad_request", `${providerName} answered 404 (${detail}). Check the base URL and the model id in Kiln's settings.`, status);
+    return new ProviderError("bad_request", `${providerName} answered 404 (${detail}). Check the base URL and the model id in Kiln's settings.`, status, undefined, detail);
   }
-  return new ProviderError("bad_request", `${providerName} refused the request (HTTP ${status}: ${detail}).`, status);
+  return new ProviderError("bad_request", `${providerName} refused the request (HTTP ${status}: ${detail}).`, status, undefined, detail);
+}
+
+type Cause = { message?: string; code?: string; cause?: Cause };
+
+/** The socket's own code (ECONNREFUSED, ENOTFOUND…): fetch wraps it under a "fetch failed" TypeError. */
+function connectionCause(err: Error): string {
+  let cause = (err as { cause?: Cause }).cause;
+  for (let depth = 0; cause && depth < 4; depth++, cause = cause.cause) {
+    if (typeof cause.code === "string") return cause.code;
+    if (!cause.cause) return cause.message ?? err.message;
+  }
+  return err.message;
 }
 
 /** Maps whatever an SDK or the network threw to a ProviderError with a readable message. */
@@ -85,8 +100,7 @@ export function toProviderError(err: unknown, providerName: string): ProviderErr
   if (err instanceof ProviderError || err instanceof CancelledError) return err;
   if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return new CancelledError();
   if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError) {
-    const cause = (err as { cause?: { message?: string; code?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? err.message;
+    const why = connectionCause(err);
     return new ProviderError("network", `Could not reach ${providerName} (${why}). Check the network and the base URL.`);
   }
   if (err instanceof Anthropic.APIError || err instanceof OpenAI.APIError) {

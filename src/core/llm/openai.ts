@@ -84,4 +84,14 @@ export class OpenAiProvider implements Provider {
       watch.dispose();
     }
   }
+
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    try {
+      const ids: string[] = [];
+      for await (const model of this.client.models.list({ signal })) ids.push(model.id);
+      return ids;
+    } catch (err) {
+      throw toProviderError(err, this.displayName);
+    }
+  }
 }

@@ -62,6 +62,8 @@ export interface Provider {
   readonly kind: ProviderKind;
   readonly model: string;
   stream(request: LlmRequest): AsyncIterable<StreamEvent>;
+  /** The model ids the endpoint offers (its /models list), for pickers; absent where there is none. */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
 }
 
 export const DEFAULT_MODELS: Record<ProviderKind, string> = {
