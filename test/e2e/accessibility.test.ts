@@ -1,9 +1,7 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeModelServer } from "../fixtures/fakeModelServer";
-import { kilnFrame, openKilnWithFakeModel, runCommand, sendTask, useColorTheme, type Workbench } from "./workbench";
+import { axeViolations, kilnFrame, openKilnWithFakeModel, runCommand, sendTask, useColorTheme, type Workbench } from "./workbench";
 
 let server: FakeModelServer;
 let workbench: Workbench;
@@ -18,20 +16,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's WCAG 2.1 A and AA rules on the Kiln view as it is now: the serious and critical findings, one line each. */
+/** The serious and critical WCAG 2.1 AA findings in the Kiln view as it is now. */
 async function violations(): Promise<string[]> {
   frame = await kilnFrame(workbench.page);
-  await frame.evaluate(AXE);
-  return frame.evaluate(async () => {
-    type Result = { violations: { id: string; impact: string | null; nodes: { target: string[]; failureSummary?: string }[] }[] };
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<Result> } }).axe;
-    const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] });
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} at ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ")}`));
-  });
+  return axeViolations(frame);
 }
 
 /** The same state in the light and the dark theme: no serious or critical violation in either. */

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -188,4 +189,19 @@ export async function dragSidebarEdge(page: Page, dx: number): Promise<void> {
   await page.mouse.down();
   await page.mouse.move(edge.x + dx, edge.y, { steps: 10 });
   await page.mouse.up();
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's WCAG 2.1 A and AA rules on a page as it is now: the serious and critical findings, one line each. */
+export async function axeViolations(frame: Frame): Promise<string[]> {
+  await frame.evaluate(AXE);
+  return frame.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string | null; nodes: { target: string[]; failureSummary?: string }[] }[] };
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<Result> } }).axe;
+    const result = await axe.run(document, { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} at ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ")}`));
+  });
 }

@@ -79,8 +79,8 @@ describe.each(["anthropic", "openai", "openai-compatible"] as const)("%s: Test c
     expect(result.ok || result.message).toMatch(/^No answer from .* within 1 s\. Check the URL and the network\.$/);
   });
 
-  it("lists the provider's models, sorted and each once", async () => {
-    expect(await listModels(config(kind))).toEqual({ ok: true, models: ["fake-large", "fake-small"] });
+  it("lists the provider's models, sorted and each once, before any model is picked", async () => {
+    expect(await listModels(config(kind, { model: "" }))).toEqual({ ok: true, models: ["fake-large", "fake-small"] });
   });
 
   it("says a list it could not get was refused for the key", async () => {

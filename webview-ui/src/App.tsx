@@ -3,6 +3,7 @@ import { Virtuoso } from "react-virtuoso";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import { ChatInput } from "./ChatInput";
 import { EmptyChat } from "./EmptyChat";
+import { Welcome } from "./Welcome";
 import { Message } from "./Message";
 import { RetryNotice, TaskSummary } from "./TaskHeader";
 import { Thinking, awaitingReply } from "./Thinking";
@@ -38,7 +39,8 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
       {view === "mcp" && <McpView store={mcp} />}
       {view === "history" && <HistoryView store={history} onOpened={() => mcp.show("chat")} />}
       {/* Hidden rather than unmounted under the other views, so a draft and the scroll position stay. */}
-      <div className="chat-view" data-testid="chat-view" hidden={view !== "chat"}>
+      {view === "chat" && state.welcome && <Welcome info={state.welcome} />}
+      <div className="chat-view" data-testid="chat-view" hidden={view !== "chat" || state.welcome !== undefined}>
         <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />
         <div className="messages" role="log" aria-live="polite">
           {state.items.length === 0 ? (

@@ -1,5 +1,6 @@
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import type { HostToWebview, ProviderSummary, TaskInfo } from "../../src/shared/protocol/messages";
+import type { WelcomeInfo } from "../../src/shared/protocol/welcome";
 import { ItemList } from "./itemList";
 
 export interface Retrying {
@@ -27,6 +28,8 @@ export interface ChatState {
   queuePaused: boolean;
   /** The host's latest ask of the input (Add to Context, focus); a new id each time, so a repeat counts. */
   inputRequest: InputRequest | undefined;
+  /** The first-run welcome shows instead of the chat while the host sends one. */
+  welcome: WelcomeInfo | undefined;
 }
 
 export interface InputRequest {
@@ -54,6 +57,7 @@ export class ChatStore {
     queued: [],
     queuePaused: false,
     inputRequest: undefined,
+    welcome: undefined,
   };
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
@@ -78,7 +82,7 @@ export class ChatStore {
     switch (message.type) {
       case "chat/snapshot":
         list.reset(message.items);
-        s = { ...s, busy: message.busy, provider: message.provider, connected: true, task: message.task, retrying: undefined };
+        s = { ...s, busy: message.busy, provider: message.provider, connected: true, task: message.task, retrying: undefined, welcome: message.welcome };
         break;
       case "chat/appended":
         list.append(message.item);

@@ -1,5 +1,5 @@
 import { createProvider } from "./createProvider";
-import { CancelledError, ProviderError, toProviderError } from "./errors";
+import { CancelledError, toProviderError } from "./errors";
 import { API_KEY_ENV } from "./keys";
 import type { ConnectionCheck, ConnectionFailure, ConnectionProblem, ModelList } from "../../shared/protocol/welcome";
 import type { ProviderConfig, ProviderKind } from "./types";
@@ -7,6 +7,8 @@ import type { ProviderConfig, ProviderKind } from "./types";
 export type { ConnectionCheck, ConnectionFailure, ModelList };
 
 const LABELS: Record<ProviderKind, string> = { anthropic: "Anthropic", openai: "OpenAI", "openai-compatible": "the server" };
+/** A hosted provider's key is easily the other one's: worth saying whose it must be. */
+const KEY_OF: Record<ProviderKind, string> = { anthropic: " and that it is an Anthropic key", openai: " and that it is an OpenAI key", "openai-compatible": "" };
 /** Enough for any model to say a word; the reply itself is not read. */
 const CHECK_MAX_TOKENS = 16;
 const MAX_MODELS = 500;
@@ -40,7 +42,7 @@ export function explainFailure(err: unknown, config: ProviderConfig, timedOutAft
     case "no_key":
       return said("key", `No API key: paste one, or set ${API_KEY_ENV[config.kind]} in the environment VS Code starts from.`);
     case "auth":
-      return said("key", `${capital(LABELS[config.kind])} refused the key (HTTP ${failure.status ?? "401"}). Check that you pasted all of it and that it is a ${LABELS[config.kind]} key.`);
+      return said("key", `${capital(LABELS[config.kind])} refused the key (HTTP ${failure.status ?? "401"}). Check that you pasted all of it${KEY_OF[config.kind]}.`);
     case "config":
       return said(/model/i.test(detail) ? "model" : "url", detail);
     case "network": {
@@ -95,7 +97,8 @@ export async function checkConnection(config: ProviderConfig, { timeoutMs = CHEC
 /** The models the endpoint lists (sorted, at most MAX_MODELS), or why it could not be asked. */
 export async function listModels(config: ProviderConfig, { timeoutMs = CHECK_TIMEOUT_MS }: CheckOptions = {}): Promise<ModelList> {
   return withDeadline(config, timeoutMs, async (signal) => {
-    const provider = createProvider(config);
+    // The list is what a model is picked from: none need be chosen to ask for it.
+    const provider = createProvider({ ...config, model: config.model.trim() || "unset" });
     if (!provider.listModels) return { ok: true, models: [] as string[] } as const;
     const ids = await provider.listModels(signal);
     // A server's list is outside input: only plausible ids, each once.
@@ -103,6 +106,8 @@ export async function listModels(config: ProviderConfig, { timeoutMs = CHECK_TIM
     return { ok: true, models: models.sort((a, b) => a.localeCompare(b)).slice(0, MAX_MODELS) } as const;
   }).then((result) =>
     // Servers without a /models route still chat; the model id is then typed in.
-    !result.ok && result.problem === "url" && /HTTP 404/.test(result.message) ? { ...result, problem: "other", message: `${capital(where(config))} does not list its models; type the model id.` } : result,
+    !result.ok && result.problem === "url" && /HTTP 404/.test(result.message)
+      ? { ...result, problem: "other", message: `${capital(where(config))} does not list its models; type the model id.` }
+      : result,
   );
 }

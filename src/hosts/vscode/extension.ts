@@ -1,3 +1,4 @@
+import { WELCOME_DONE_KEY, WelcomeSetup } from "./settings/welcomeSetup";
 import * as vscode from "vscode";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { createProvider } from "../../core/llm/createProvider";
@@ -56,6 +57,9 @@ export interface KilnTestApi {
   profiles: ProfileStore;
   /** The stored key of a profile by name, to check where keys go. */
   readProfileKey(name: string): Promise<string | undefined>;
+  welcome: WelcomeSetup;
+  /** As on a fresh install: the welcome was never finished or skipped. */
+  forgetWelcomeForTest(): Thenable<void>;
 }
 
 export function activate(context: vscode.ExtensionContext): KilnTestApi | undefined {
@@ -68,7 +72,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const profiles = new ProfileStore(context.secrets, logger);
   const settings = new SettingsController(profiles, context.globalStorageUri, logger);
   const settingsPanel = new SettingsPanel(context.extensionUri, settings);
-  context.subscriptions.push(profiles, settings, settingsPanel);
+  const welcome = new WelcomeSetup(context.globalState, context.secrets, profiles, logger);
+  context.subscriptions.push(profiles, settings, settingsPanel, welcome);
 
   // The diff editor's two sides: the original, read-only, and the proposal, in memory and editable.
   // MCP servers start with the extension, so their tools are ready for the first task.
@@ -124,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     },
     mcp: mcpView,
     history,
+    welcome,
   };
 
   const sidebar = new ChatSession("sidebar", deps);
@@ -147,6 +153,10 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     }),
     vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
     vscode.commands.registerCommand("kiln.openSettings", () => void settingsPanel.open()),
+    vscode.commands.registerCommand("kiln.setUpProvider", async () => {
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      welcome.show();
+    }),
     new TaskReview(() => sidebar.taskChanges, review.originals, new VsCodeFileSystem(), logger).register(),
     // The sidebar's chat: the keybinding works from the Kiln view, where that chat is.
     vscode.commands.registerCommand("kiln.cycleMode", () => sidebar.cycleMode()),
@@ -164,6 +174,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     view,
     onDidLog: logger.onDidLog,
     readSecret: (kind) => context.secrets.get(apiKeySecretName(kind)),
+    welcome,
+    forgetWelcomeForTest: () => context.globalState.update(WELCOME_DONE_KEY, undefined),
     setSecretForTest: (kind, value) => (value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value)),
     globalStorageUri: context.globalStorageUri,
     logUri: context.logUri,

@@ -1,3 +1,4 @@
+import { WELCOME_REQUESTS, type WelcomeInfo } from "./welcome";
 import { z } from "zod";
 import { parseMessage, type ParsedMessage } from "./parse";
 import { CallControlSchema, type ChatItem } from "./chat";
@@ -107,6 +108,8 @@ export const CHAT_REQUESTS = {
   "mentions/search": method<{ items: MentionMatch[] }>()(z.object({ query: z.string().max(MAX_MENTION_QUERY) }).strict()),
   /** The MCP view's actions (mcp.ts). */
   ...MCP_REQUESTS,
+  /** The first-run welcome (welcome.ts). */
+  ...WELCOME_REQUESTS,
 };
 export type ChatRequests = typeof CHAT_REQUESTS;
 
@@ -115,7 +118,8 @@ export type ChatRequests = typeof CHAT_REQUESTS;
  * of a streamed token does not grow with the length of the task.
  */
 export type HostToWebview =
-  | { type: "chat/snapshot"; items: ChatItem[]; busy: boolean; provider: ProviderSummary; task?: TaskInfo }
+  /** welcome: the chat opens on the first-run welcome (welcome.ts) instead. */
+  | { type: "chat/snapshot"; items: ChatItem[]; busy: boolean; provider: ProviderSummary; task?: TaskInfo; welcome?: WelcomeInfo }
   | { type: "chat/appended"; item: ChatItem }
   | { type: "chat/textDelta"; id: string; delta: string; field: "text" | "reasoning" }
   | { type: "chat/itemChanged"; item: ChatItem }

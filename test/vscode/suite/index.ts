@@ -37,6 +37,7 @@ export async function run(): Promise<void> {
   require("./cardLinks.test");
   require("./budget.test");
   require("./workspace.test");
+  require("./welcome.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

@@ -30,6 +30,7 @@ import { isMcpMessage } from "../../../shared/protocol/mcp";
 import { BUDGET_SETTING, contextOptions } from "../settings/contextSettings";
 import { askProfileKey } from "../settings/apiKey";
 import { runCheckpointAction } from "../history/checkpointActions";
+import type { WelcomeSetup } from "../settings/welcomeSetup";
 
 export interface ChatSessionDeps {
   logger: Logger;
@@ -58,6 +59,8 @@ export interface ChatSessionDeps {
   history?: ChatHistory;
   /** The MCP view's host side; without it the page's mcp/* messages are dropped. */
   mcp?: McpController;
+  /** The first-run welcome; without it the chat always shows. */
+  welcome?: WelcomeSetup;
 }
 
 /**
@@ -119,6 +122,11 @@ export class ChatSession implements vscode.Disposable {
     this.requests = new RequestRouter(CHAT_REQUESTS, (response) => this.post(response), deps.logger, name);
     this.requests.onRequest("mentions/search", async ({ query }) => ({ items: (await this.deps.inputs?.searchFiles(query)) ?? [] }));
     this.mcpView = deps.mcp?.connect((message) => this.post(message), this.requests);
+    if (deps.welcome) {
+      this.sessionListeners.add(deps.welcome.connect(this.requests));
+      // Finished here or in another chat, or asked for again: every chat shows the new state.
+      this.sessionListeners.add(deps.welcome.onDidChange(() => this.postSnapshot()));
+    }
     this.historyView = deps.history?.connect({ openSaved: (saved) => this.newTask(saved), currentTaskId: () => this.identity?.id }, (message) => this.post(message));
     this.task = this.createTask();
   }
@@ -355,7 +363,8 @@ export class ChatSession implements vscode.Disposable {
   }
 
   private postSnapshot(): void {
-    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider: this.providerSummary(), task: this.task.info() });
+    const welcome = this.deps.welcome?.info();
+    this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider: this.providerSummary(), task: this.task.info(), ...(welcome ? { welcome } : {}) });
     this.postPickers();
     this.queue.show();
   }
