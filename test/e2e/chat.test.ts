@@ -79,8 +79,12 @@ describe("Kiln in code-server, driven by Chromium", () => {
     // Reads are auto-approved by default; the write waits on its card with the diff.
     const approval = await frame.waitForSelector('[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]', { timeout: 30_000 });
     expect(await approval!.evaluate((e) => (e as HTMLElement).innerText)).toContain("Write test/greet.test.ts (1 line)");
-    expect(await frame.$eval('[data-testid="approval-diff"]', (e) => (e as HTMLElement).innerText)).toContain('+import { greet } from "../src/greet";');
+    // The diff editor shows the change: the card sums it up and keeps its diff folded until asked.
+    expect(await frame.$eval('[data-testid="approval-diff-summary"] summary', (e) => (e as HTMLElement).innerText)).toBe("+1 −0, 1 change, open in the diff editor");
+    expect(await frame.$('[data-testid="approval-diff"]')).toBeNull();
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-approval.png") });
+    await frame.$eval('[data-testid="approval-diff-summary"] summary', (e) => (e as HTMLElement).click());
+    expect(await frame.$eval('[data-testid="approval-diff"]', (e) => (e as HTMLElement).innerText)).toContain('+import { greet } from "../src/greet";');
     // Keyboard: Enter in the empty chat input approves the waiting call. The diff editor opening beside
     // the chat may take the window's focus for a moment; a user's click puts it back.
     const focused = await frame.evaluate(() => document.hasFocus() && (document.activeElement as HTMLElement | null)?.dataset.testid === "chat-input");

@@ -72,6 +72,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     await waitForStatus(read, "done");
 
     const write = await waitingCard("Kiln wants to write src/farewell.ts");
+    await frame.$eval(`[data-card="${write}"] [data-testid="approval-diff-summary"] summary`, (e) => (e as HTMLElement).click());
     expect(await frame.$eval(`[data-card="${write}"] [data-testid="approval-diff"]`, (e) => (e as HTMLElement).innerText)).toContain("+export const farewell");
     await frame.type(`[data-card="${write}"] [data-testid="feedback"]`, "Keep it in src/greet.ts, no new file");
     await shot("2-write-feedback");

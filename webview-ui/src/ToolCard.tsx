@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { CallControl, ToolItem, ToolStatus } from "../../src/shared/protocol/chat";
 import { toolHeading, type ToolView } from "../../src/shared/toolView";
 import { Collapsible } from "./cards/Collapsible";
-import { unifiedLineKind } from "./cards/diffText";
+import { diffStats, unifiedLineKind } from "./cards/diffText";
 import { ToolBody } from "./cards/ToolBody";
 import { send } from "./vscodeApi";
 
@@ -155,6 +155,27 @@ function DiffView({ diff }: { diff: string }) {
   );
 }
 
+/**
+ * The change while VS Code's diff editor shows it: one line to sum it up (what is left after a
+ * change was discarded there), the diff itself folded below.
+ */
+function FoldedDiff({ diff }: { diff: string }) {
+  const { added, removed, changes } = diffStats(diff);
+  const summary =
+    changes === 0 ? (
+      "No change left: every change was discarded"
+    ) : (
+      <>
+        <span className="diff-add-count">+{added}</span> <span className="diff-del-count">−{removed}</span>, {changes} {changes === 1 ? "change" : "changes"}, open in the diff editor
+      </>
+    );
+  return (
+    <Collapsible className="approval-diff-folded" testId="approval-diff-summary" summary={summary}>
+      {() => <DiffView diff={diff} />}
+    </Collapsible>
+  );
+}
+
 function ApprovalBox({ id, approval }: { id: string; approval: NonNullable<ToolItem["approval"]> }) {
   const [feedback, setFeedback] = useState("");
   const approveRef = useRef<HTMLButtonElement>(null);
@@ -179,7 +200,7 @@ function ApprovalBox({ id, approval }: { id: string; approval: NonNullable<ToolI
         {approval.protectedPaths?.length ? <span className="badge"> protected: {approval.protectedPaths.join(", ")}</span> : null}
       </div>
       {approval.reason && <div className="approval-reason">{approval.reason}</div>}
-      {approval.diff && <DiffView diff={approval.diff} />}
+      {approval.diff && (approval.inEditor ? <FoldedDiff diff={approval.diff} /> : <DiffView diff={approval.diff} />)}
       <div className="approval-actions">
         <button ref={approveRef} data-testid="approve" onClick={() => answer(true)}>
           Approve

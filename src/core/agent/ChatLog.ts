@@ -168,6 +168,14 @@ export class ChatLog implements Disposable {
     this.events.fire({ type: "itemChanged", item: { ...item } });
   }
 
+  /** A waiting call's diff as the proposal now is; ignored once the call no longer waits. */
+  reviseApprovalDiff(id: string | undefined, diff: string): void {
+    const item = id ? this.find(id) : undefined;
+    if (item?.role !== "tool" || !item.approval) return;
+    item.approval = { ...item.approval, diff };
+    this.events.fire({ type: "itemChanged", item: { ...item } });
+  }
+
   /** Removes the items from `index` on (what a failed attempt showed). */
   removeFrom(index: number): void {
     while (this.items.length > index) {

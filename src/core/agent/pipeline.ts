@@ -68,6 +68,8 @@ export interface PipelineDeps {
   onOutput?(chunk: string): void;
   /** Gives a running call its card's Continue and Stop buttons. */
   cardControls?(): CardControls;
+  /** Told the waiting call's diff anew (the user changed the proposal while deciding), for its card. */
+  onApprovalRevised?(diff: string): void;
   /**
    * kiln.redactSecrets (the CLI's --no-redact turns it off): whether results also lose credentials
    * of a known shape and secret-named environment values; the API keys go in any case. Default on.
@@ -348,7 +350,12 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
 
   let outcome: ToolOutcome;
   try {
-    const live = { ...(deps.onProgress && { progress: deps.onProgress }), ...(deps.onOutput && { output: deps.onOutput }), ...(deps.cardControls && { cardControls: deps.cardControls }) };
+    const live = {
+      ...(deps.onProgress && { progress: deps.onProgress }),
+      ...(deps.onOutput && { output: deps.onOutput }),
+      ...(deps.cardControls && { cardControls: deps.cardControls }),
+      ...(deps.onApprovalRevised && { reviseApproval: deps.onApprovalRevised }),
+    };
     outcome = await tool.execute(coerced.args, { ...deps.context, approve, ...live });
   } catch (err) {
     return fail("failed", `${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);

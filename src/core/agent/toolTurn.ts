@@ -65,6 +65,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
           reason: request.reason,
           outsideWorkspace: request.outsideWorkspace,
           protectedPaths: request.protectedPaths,
+          ...(request.inEditor && { inEditor: true }),
         });
         try {
           return await pipeline.approvals.request({ ...request, callId: itemId });
@@ -87,7 +88,15 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
       log.setControls(itemId, ["continue", "stop"]);
       return { continued: controls.continued.signal, stopped: controls.stopped.signal };
     };
-    const deps = { ...pipeline, approvals, onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase), onProgress: progress.push, onOutput, cardControls };
+    const deps = {
+      ...pipeline,
+      approvals,
+      onPhase: (phase: "waiting" | "running") => log.updateTool(itemId, phase),
+      onProgress: progress.push,
+      onOutput,
+      cardControls,
+      onApprovalRevised: (diff: string) => log.reviseApprovalDiff(itemId, diff),
+    };
     const running = runToolCall(calls[i]!.block, deps)
       .catch((err: unknown): ToolCallResult => ({ status: "error", reason: "failed", forModel: errorText(err instanceof Error ? err.message : String(err)) }))
       .finally(() => {

@@ -25,6 +25,8 @@ export interface ApprovalDetails {
   alwaysAsk?: boolean;
   /** Why it asks despite auto-approval, shown to the user. */
   reason?: string;
+  /** The change is open in the editor's diff view, where the user reviews it: the card only sums it up. */
+  inEditor?: boolean;
 }
 
 export type ApprovalDecision = { approved: true } | { approved: false; feedback?: string };

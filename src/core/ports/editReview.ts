@@ -50,8 +50,18 @@ export interface EditPreview {
   content: string;
 }
 
+/** How the review shows the edit while the decision is pending. */
+export interface ReviewShown {
+  /** In the editor's diff view (VS Code), not only on the card. */
+  inEditor: boolean;
+}
+
 export interface EditReview {
-  apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult>;
+  /**
+   * Shows the edit and settles it through `decide`. `revised`: the user changed the proposal while
+   * deciding (a change discarded, a line typed); the whole new text, so the card can show what is left.
+   */
+  apply(edit: ProposedEdit, decide: (shown?: ReviewShown) => Promise<ApprovalDecision>, revised?: (proposed: string) => void): Promise<EditResult>;
   /** Shows a write while it streams; apply() of the same path then takes the preview over. */
   preview?(edit: EditPreview): void;
   /** The turn ended: previews that no apply() took over are closed. */

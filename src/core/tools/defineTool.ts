@@ -32,6 +32,8 @@ export interface ToolContext {
   progress?(text: string): void;
   /** Shows what a running call prints on its card, as it comes; absent where nobody shows it. */
   output?(chunk: string): void;
+  /** The waiting call's diff, anew: the user changed the proposal while deciding. Absent where nobody shows it. */
+  reviseApproval?(diff: string): void;
   /**
    * Puts Continue while running and Stop on the running call's card; each signal fires when the
    * user presses its button. Absent where there is no card to press them on.

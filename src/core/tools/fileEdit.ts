@@ -104,9 +104,12 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
       ),
     };
   }
-  const patch = unifiedDiff(target.display, target.display, original ?? "", after ?? "", before ? "before" : "new file", after === null ? "deleted" : "proposed");
-  // From the ---/+++ header on: the Index and ==== lines say nothing a reviewer needs.
-  const diff = patch.slice(Math.max(0, patch.indexOf("--- ")));
+  const diffTo = (text: string | null) => {
+    const patch = unifiedDiff(target.display, target.display, original ?? "", text ?? "", before ? "before" : "new file", text === null ? "deleted" : "proposed");
+    // From the ---/+++ header on: the Index and ==== lines say nothing a reviewer needs.
+    return patch.slice(Math.max(0, patch.indexOf("--- ")));
+  };
+  const diff = diffTo(after);
   const edits = context.edits ?? new DirectEditReview(context.fs);
   const approve = context.approve ?? (async () => ({ approved: true }) as const);
   // The model saw [redacted] where a file it read held a secret; writing the mark back would put it
@@ -121,7 +124,11 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
     before && before.fingerprint === undefined
       ? undefined
       : { expected: before?.fingerprint ?? null, ...(proposal.remake && { remake: (current: Uint8Array) => remakeEdit(target, current, hint, proposal.remake!) }) };
-  const result = await edits.apply({ path: target.absolute, display: target.display, original, proposed: after, encoding, tool, guard }, () => approve(details));
+  const result = await edits.apply(
+    { path: target.absolute, display: target.display, original, proposed: after, encoding, tool, guard },
+    (shown) => approve(shown?.inEditor ? { ...details, inEditor: true } : details),
+    context.reviseApproval && ((proposed) => context.reviseApproval!(diffTo(proposed))),
+  );
   if (!result.applied) {
     if (result.notWritten) return { applied: false, outcome: toolError("conflict", result.notWritten) };
     return { applied: false, outcome: { kind: "denied", feedback: result.feedback } };

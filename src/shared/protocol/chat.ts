@@ -71,6 +71,8 @@ export const ChatItemSchema = z.discriminatedUnion("role", [
         reason: z.string().optional(),
         outsideWorkspace: z.boolean(),
         protectedPaths: z.array(z.string()).optional(),
+        /** The diff is open in VS Code's diff editor: the card sums it up and keeps it folded. */
+        inEditor: z.boolean().optional(),
       })
       .optional(),
   }),

@@ -314,6 +314,28 @@ describe("a proposal the user changed before approving", () => {
     expect(result.forModel).toContain("-two\n+TWO (the user's spelling)");
   });
 
+  it("the card is told the diff editor has the edit, then each revision of it while the user decides", async () => {
+    const d = deps();
+    const revisions: string[] = [];
+    d.onApprovalRevised = (diff) => revisions.push(diff);
+    d.context.edits = {
+      apply: async (edit, decide, revised) => {
+        // Discard in the diff editor: the proposal loses its first change before the decision.
+        const decision = decide({ inEditor: true });
+        revised?.(edit.original!);
+        await decision;
+        return { applied: false };
+      },
+    };
+    answer = { approved: false };
+    await run("insert_content", { path: "list.txt", line: "2", content: "one and a half\n" }, d);
+    expect(asked[0]).toMatchObject({ inEditor: true });
+    expect(asked[0]!.diff).toContain("+one and a half");
+    expect(revisions).toHaveLength(1);
+    expect(revisions[0]).toContain("--- list.txt");
+    expect(revisions[0]).not.toContain("+one and a half");
+  });
+
   it("says nothing of the kind when the user kept the proposal", async () => {
     const result = await run("write_to_file", { path: "new.txt", content: "hello\n", line_count: "1" });
     expect(result.forModel).toBe("Created new.txt (1 line).");

@@ -214,6 +214,26 @@ describe("the approval box", () => {
     expect(diff.querySelector(".diff-hunk")?.textContent).toContain("@@");
   });
 
+  it("with the diff editor open, sums the change up in one line and keeps the diff folded until asked", () => {
+    const diff = "--- a.ts\n+++ a.ts\n@@ -1,2 +1,3 @@\n-old\n+new\n+more\n ctx\n@@ -9 +10 @@\n+end";
+    const item = tool("write_to_file", { path: "a.ts", content: "x" }, "waiting", { approval: { summary: "Edit a.ts", diff, outsideWorkspace: false, inEditor: true } });
+    const { node, rerender } = card(item);
+    const folded = within(node).getByTestId("approval-diff-summary");
+    expect(el(folded).querySelector("summary")?.textContent).toBe("+3 −1, 2 changes, open in the diff editor");
+    expect(within(node).queryByTestId("approval-diff")).toBeNull();
+    // A change discarded in the diff editor: the host sends what is left, and the sum follows.
+    rerender(h(ToolCard, { item: { ...item, approval: { ...item.approval!, diff: "--- a.ts\n+++ a.ts\n@@ -9 +9,2 @@\n+end" } } }));
+    expect(el(within(node).getByTestId("approval-diff-summary")).querySelector("summary")?.textContent).toBe("+1 −0, 1 change, open in the diff editor");
+    fireEvent.click(el(within(node).getByTestId("approval-diff-summary")).querySelector("summary") as never);
+    expect(texts(within(node).getByTestId("approval-diff"), ".diff-add")).toEqual(["+end"]);
+  });
+
+  it("says so when every change was discarded in the diff editor", () => {
+    const item = tool("write_to_file", { path: "a.ts", content: "x" }, "waiting", { approval: { summary: "Edit a.ts", diff: "--- a.ts\n+++ a.ts\n", outsideWorkspace: false, inEditor: true } });
+    const { node } = card(item);
+    expect(el(within(node).getByTestId("approval-diff-summary")).querySelector("summary")?.textContent).toBe("No change left: every change was discarded");
+  });
+
   it("Approve posts an approval and takes the focus, so Enter approves", () => {
     const { node } = card(waiting());
     const approve = within(node).getByTestId("approve");

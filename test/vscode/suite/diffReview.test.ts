@@ -133,6 +133,7 @@ describe("edits reviewed in VS Code's diff editor", () => {
       const card = await turn.card();
       assert.equal(reviewTab(), undefined, "no diff editor");
       assert.match(card.approval?.diff ?? "", /\+after/, "the card shows the diff");
+      assert.equal(card.approval?.inEditor, undefined, "and unfolded: no editor has it");
       turn.answer(card.id, true);
       await turn.done;
       assert.equal(readFileSync(path("quiet.txt"), "utf8"), "after");
@@ -158,6 +159,14 @@ describe("edits reviewed in VS Code's diff editor", () => {
     assert.equal(discards.length, 2);
     assert.equal(await vscode.commands.executeCommand(discards[1]!.command!.command, ...(discards[1]!.command!.arguments ?? [])), true);
     assert.equal(await textOf(tab.modified), "one\nTWO\nthree\nfour\n", "the discarded change is gone from the proposal");
+    // The card said the diff editor has it, and now shows what is left of the proposal.
+    assert.equal(card.approval?.inEditor, true);
+    assert.match(card.approval?.diff ?? "", /\+FOUR/);
+    const revised = await waitFor("the card's diff without the discarded change", () => {
+      const diff = toolCards(turn.posted).find((c) => c.id === card.id)?.approval?.diff;
+      return diff && !diff.includes("+FOUR") ? diff : undefined;
+    });
+    assert.match(revised, /\+TWO/);
     turn.answer(card.id, true);
     await turn.done;
     assert.equal(readFileSync(path("hunks.txt"), "utf8"), "one\nTWO\nthree\nfour\n");

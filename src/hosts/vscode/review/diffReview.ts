@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { writeGuarded, type GuardedWrite } from "../../../core/files/guardedWrite";
 import type { Logger } from "../../../core/ports";
 import type { ApprovalDecision } from "../../../core/ports/approvals";
-import type { EditPreview, EditResult, EditReview, ProposedEdit } from "../../../core/ports/editReview";
+import type { EditPreview, EditResult, EditReview, ProposedEdit, ReviewShown } from "../../../core/ports/editReview";
 import type { FileSystem } from "../../../core/ports/fileSystem";
 import { encodeText, encodingId } from "../../../core/files/textEncoding";
 import type { HunkReview } from "./hunkReview";
@@ -11,6 +11,8 @@ import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments"
 import { newReviewKey, reviewUris, StreamingDiffs } from "./streamingDiff";
 
 const BOM = "\uFEFF";
+/** Typing on the right side sends the card a new diff this often at most. */
+const REVISE_MS = 150;
 
 /** The open document of a URI, if any (its text may differ from the disk: unsaved changes). */
 export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -49,7 +51,7 @@ export class DiffEditReview implements EditReview {
     this.streams = new StreamingDiffs(
       o.originals,
       o.proposals,
-      (left, right, display, isNew) => this.show(left, right, display, isNew),
+      async (left, right, display, isNew) => void (await this.show(left, right, display, isNew)),
       (right) => this.close(right),
     );
   }
@@ -62,7 +64,7 @@ export class DiffEditReview implements EditReview {
     return this.streams.end();
   }
 
-  async apply(edit: ProposedEdit, decide: () => Promise<ApprovalDecision>): Promise<EditResult> {
+  async apply(edit: ProposedEdit, decide: (shown?: ReviewShown) => Promise<ApprovalDecision>, revised?: (proposed: string) => void): Promise<EditResult> {
     if (edit.proposed === null) return this.deletion(edit, decide);
     if (!this.o.openDiffEditor()) return this.inBackground({ ...edit, proposed: edit.proposed }, decide);
     // The diff that showed the write while it streamed, or a new one (unique across chats and tasks).
@@ -79,8 +81,15 @@ export class DiffEditReview implements EditReview {
       // Language tools check files that are in a tab (not the diff's virtual left side): the file
       // opens in a preview tab behind the diff, so its errors are known before the edit.
       if (baseline) await this.showQuietly(file);
-      await this.show(left, right, edit.display, edit.original === undefined);
-      const decision = await decide();
+      const inEditor = await this.show(left, right, edit.display, edit.original === undefined);
+      // A change discarded or a line typed on the right: the card shows what is left.
+      const watch = revised && inEditor ? this.watchProposal(right, edit.proposed, revised) : undefined;
+      let decision: ApprovalDecision;
+      try {
+        decision = await decide({ inEditor });
+      } finally {
+        watch?.dispose();
+      }
       const final = this.finalText(right, edit.proposed);
       const discarded = this.o.hunks?.end(key) ?? [];
       await this.close(right);
@@ -107,7 +116,27 @@ export class DiffEditReview implements EditReview {
     }
   }
 
-  private async show(left: vscode.Uri, right: vscode.Uri, display: string, isNew: boolean): Promise<void> {
+  /** Calls `revised` with the right side's text after each change to it, at most every REVISE_MS. */
+  private watchProposal(right: vscode.Uri, proposed: string, revised: (text: string) => void): vscode.Disposable {
+    const key = right.toString();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const listener = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document.uri.toString() !== key || event.contentChanges.length === 0 || timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        revised(this.finalText(right, proposed));
+      }, REVISE_MS);
+    });
+    return {
+      dispose: () => {
+        listener.dispose();
+        if (timer) clearTimeout(timer);
+      },
+    };
+  }
+
+  /** Opens the diff editor; false when it could not (the card alone shows the diff then). */
+  private async show(left: vscode.Uri, right: vscode.Uri, display: string, isNew: boolean): Promise<boolean> {
     const title = `${display}: ${isNew ? "new file" : "original"} ↔ Kiln's proposal`;
     // The proposal is held as UTF-8 whatever the file's encoding (that is applied on save): a
     // files.encoding setting must not make the editor read it as another.
@@ -117,9 +146,11 @@ export class DiffEditReview implements EditReview {
     try {
       // The user may be typing in the chat: the diff opens beside, without taking the keyboard.
       await vscode.commands.executeCommand("vscode.diff", left, right, title, { preview: false, preserveFocus: true });
+      return true;
     } catch (err) {
       // The card still shows the diff, so the review goes on without the editor.
       this.o.logger.warn(`could not open the diff editor for ${display}: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
     }
   }
 
