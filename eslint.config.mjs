@@ -47,7 +47,7 @@ const TYPES_ONLY = ["ClassDeclaration", "FunctionDeclaration", "VariableDeclarat
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "dist/", "out/", "test-results/", ".cache/", "webview-ui/dist/", "**/*.vsix", "test/fixtures/**/workspace*/", "test/vscode/workspace/"],
+    ignores: ["node_modules/", "dist/", "out/", "test-results/", ".cache/", ".kiln-dev/", "webview-ui/dist/", "**/*.vsix", "test/fixtures/**/workspace*/", "test/vscode/workspace/"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -3,7 +3,21 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { dragSidebarEdge, lastAssistantText, openKilnWithFakeModel, resultsDir, runCommand, sendTask, shootSidebar, useColorTheme, type Workbench } from "./workbench";
+import {
+  dragSidebarEdge,
+  kilnFrame,
+  lastAssistantText,
+  openKilnWithFakeModel,
+  pickMode,
+  resultsDir,
+  runCommand,
+  sendTask,
+  settingsFrame,
+  shownMode,
+  shootSidebar,
+  useColorTheme,
+  type Workbench,
+} from "./workbench";
 
 let server: FakeModelServer;
 let workbench: Workbench;
@@ -211,7 +225,7 @@ describe("Kiln in code-server, driven by Chromium", () => {
   });
 
   it("Ctrl+. with the focus in the chat input cycles the mode, and the picker follows", async () => {
-    const mode = () => frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLSelectElement).value);
+    const mode = () => shownMode(frame);
     const input = await frame.waitForSelector('[data-testid="chat-input"]');
     await input!.click();
     const seen = [await mode()];
@@ -219,13 +233,47 @@ describe("Kiln in code-server, driven by Chromium", () => {
       await workbench.page.keyboard.down("Control");
       await workbench.page.keyboard.press(".");
       await workbench.page.keyboard.up("Control");
-      await frame.waitForFunction((before) => (document.querySelector('[data-testid="mode-picker"]') as HTMLSelectElement).value !== before, { timeout: 10_000 }, seen.at(-1)!);
+      await frame.waitForFunction((before) => (document.querySelector('[data-testid="mode-picker"]') as HTMLElement).dataset.mode !== before, { timeout: 10_000 }, seen.at(-1)!);
       seen.push(await mode());
     }
     expect(seen).toEqual(["code", "architect", "ask"]);
     // The keys went to the command, not into the input.
     expect(await frame.$eval('[data-testid="chat-input"]', (e) => (e as HTMLTextAreaElement).value)).toBe("");
-    await frame.select('[data-testid="mode-picker"]', "code");
+    await pickMode(frame, "code");
+  });
+
+  it("the mode picker lists each mode with what it is for; arrows and Enter pick; Edit modes… opens the settings at the modes", async () => {
+    await frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLElement).click());
+    await frame.waitForSelector('[data-testid="mode-popover"]', { visible: true, timeout: 10_000 });
+    const listed = await frame.$$eval('[data-testid="mode-option"]', (all) =>
+      all.map((o) => [(o.querySelector(".mode-option-name") as HTMLElement).innerText, (o.querySelector(".mode-option-description") as HTMLElement | null)?.innerText ?? ""]),
+    );
+    expect(listed.map(([name]) => name)).toEqual(["Code", "Architect", "Ask", "Debug", "Orchestrator"]);
+    expect(listed.every(([, description]) => (description ?? "").length > 10)).toBe(true);
+    // The list stays inside the narrow sidebar.
+    const overflow = await frame.$eval('[data-testid="mode-popover"]', (e) => e.getBoundingClientRect().right - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shootSidebar(workbench.page, "e2e-mode-popover.png");
+    await workbench.page.keyboard.press("ArrowDown");
+    await workbench.page.keyboard.press("Enter");
+    await frame.waitForFunction(() => (document.querySelector('[data-testid="mode-picker"]') as HTMLElement).dataset.mode === "architect", { timeout: 10_000 });
+    expect(await frame.$('[data-testid="mode-popover"]')).toBeNull();
+
+    await frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLElement).click());
+    await frame.$eval('[data-testid="edit-modes"]', (e) => (e as HTMLElement).click());
+    const settings = await settingsFrame(workbench.page);
+    await settings.waitForFunction(() => document.activeElement?.id === "ks-modes", { timeout: 10_000 });
+    // In view below the sticky navigation (the page may be too short to bring it to the very top).
+    const seen = await settings.$eval("#ks-modes", (e) => {
+      const box = e.getBoundingClientRect();
+      return { top: box.top, bottom: box.bottom, height: window.innerHeight, nav: document.querySelector('[data-testid="settings-nav"]')!.getBoundingClientRect().bottom };
+    });
+    expect(seen.top).toBeGreaterThanOrEqual(seen.nav);
+    expect(seen.bottom).toBeLessThanOrEqual(seen.height);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-settings-at-modes.png") });
+    await runCommand(workbench.page, "View: Close Editor");
+    frame = await kilnFrame(workbench.page);
+    await pickMode(frame, "code");
   });
 
   it("uses the theme's colours", async () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { dragSidebarEdge, openKilnWithFakeModel, resultsDir, sendTask, shootSidebar, useColorTheme, type Workbench } from "./workbench";
+import { dragSidebarEdge, openKilnWithFakeModel, pickMode, resultsDir, sendTask, shownMode, shootSidebar, useColorTheme, type Workbench } from "./workbench";
 
 /*
  * The issue's scripted task, one user's session from start to end: nothing is auto-approved, so
@@ -106,8 +106,8 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
   it("in architect mode, picked in the chat input, the model's .ts edit is refused and the file is untouched", async () => {
     await frame.click('[data-testid="new-task"]');
     await frame.waitForFunction(() => document.querySelectorAll('[data-testid="message-tool"]').length === 0, { timeout: 10_000 });
-    await frame.select('[data-testid="mode-picker"]', "architect");
-    await frame.waitForFunction(() => (document.querySelector('[data-testid="mode-picker"]') as HTMLSelectElement | null)?.value === "architect", { timeout: 10_000 });
+    await pickMode(frame, "architect");
+    await frame.waitForFunction(() => (document.querySelector('[data-testid="mode-picker"]') as HTMLElement | null)?.dataset.mode === "architect", { timeout: 10_000 });
     const before = readFileSync(join(workbench.workspace!, "src", "greet.ts"), "utf8");
     server.enqueue(
       { text: "<write_to_file>\n<path>src/greet.ts</path>\n<content>\nexport const greet = 1;\n</content>\n<line_count>1</line_count>\n</write_to_file>" },
@@ -156,7 +156,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
 
   it("a suggested answer that names a mode switches the chat to that mode, and the model goes on in it", async () => {
     await frame.click('[data-testid="new-task"]');
-    await frame.select('[data-testid="mode-picker"]', "code");
+    await pickMode(frame, "code");
     server.enqueue(
       {
         text: '<ask_followup_question>\n<question>Shall I plan this before changing code?</question>\n<follow_up>\n<suggest mode="architect">Plan it first</suggest>\n<suggest>Just change it</suggest>\n</follow_up>\n</ask_followup_question>',
@@ -170,7 +170,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
     expect(await planFirst!.evaluate((b) => (b as HTMLElement).innerText)).toBe("Plan it first (switch to Architect)");
     await planFirst!.click();
     await waitForCompletion("Here is the plan.");
-    expect(await frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLSelectElement).value)).toBe("architect");
+    expect(await shownMode(frame)).toBe("architect");
     // The answer went out in architect mode: its role is in the system prompt of that request.
     expect(JSON.stringify(server.requests.at(-1)?.body.messages)).toContain("a technical lead who plans before building");
     expect(lastRequest()).toContain("Plan it first");
@@ -179,7 +179,7 @@ describe("a scripted task in the chat: approve, reject with feedback, switch mod
 
   it("keyboard only: Escape moves to the feedback box, typing and Enter reject with that feedback", async () => {
     await frame.click('[data-testid="new-task"]');
-    await frame.select('[data-testid="mode-picker"]', "code");
+    await pickMode(frame, "code");
     server.enqueue({ text: "<read_file>\n<path>README.md</path>\n</read_file>" }, { text: "<attempt_completion>\n<result>Skipped the README.</result>\n</attempt_completion>" });
     await sendTask(frame, "Read the readme");
     const card = await waitingCard("Kiln wants to read README.md");

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
 import type { Frame } from "puppeteer-core";
 import { afterEach, expect, it } from "vitest";
@@ -24,14 +24,18 @@ afterEach(async () => {
   workbench = model = start = undefined;
 });
 
-/** Runs the start script as the README does (the test run has just packaged the vsix). */
+/** Runs the start script as the README does (the test run has just packaged the vsix). Output: stdout and stderr. */
 async function runStart(env: Record<string, string>): Promise<{ url: string; output: string }> {
   start = spawn(process.execPath, [join(root, "scripts", "start.mjs")], {
     cwd: root,
     env: cleanEnv({ KILN_START_SKIP_BUILD: "1", KILN_PORT: String(await freePort()), KILN_DEV_DIR: mkdtempSync(join(tmpdir(), "kiln-start-")), ...env }),
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
+  createInterface({ input: start.stderr! }).on("line", (line) => {
+    process.stderr.write(`${line}\n`);
+    output.push(line);
+  });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: start!.stdout! }).on("line", (line) => {
       output.push(line);
@@ -41,6 +45,14 @@ async function runStart(env: Record<string, string>): Promise<{ url: string; out
     start!.once("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output.join("\n")}`)));
   });
   return { url, output: output.join("\n") };
+}
+
+/** A normal start prints nothing that reads like a failure. Paths and URLs (a temp folder's random name) are left out. */
+function alarmingLines(output: string): string[] {
+  return output
+    .split("\n")
+    .map((line) => line.replace(/(?:[a-z]+:\/\/|\/)\S*/gi, "<path>"))
+    .filter((line) => /warn|error|fail|denied|deprecat/i.test(line));
 }
 
 function finalReply(frame: Frame, contains: string): Promise<string> {
@@ -60,6 +72,14 @@ function finalReply(frame: Frame, contains: string): Promise<string> {
 it("the start command with no API key opens a VS Code whose Kiln view answers from the fake model server", async () => {
   const { url, output } = await runStart({});
   expect(output).toMatch(/FAKE model server/);
+  expect(alarmingLines(output)).toEqual([]);
+  // The sample workspace is a copy of the fixture outside the clone: VS Code sees no parent git repository.
+  const workspace = /sample workspace: (\S+)/.exec(output)?.[1];
+  expect(workspace).toBeDefined();
+  const fromRoot = relative(root, workspace!);
+  expect(fromRoot === ".." || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot)).toBe(true);
+  expect(existsSync(join(workspace!, "src", "greet.ts"))).toBe(true);
+  expect(new URL(url).searchParams.get("folder")).toBe(workspace);
   workbench = await openInChromium(url);
   const frame = await openKilnView(workbench.page);
   await sendTask(frame, "Are you there?");
@@ -75,6 +95,7 @@ it("the start command with ANTHROPIC_API_KEY configures Kiln for Anthropic with 
   model = await new FakeModelServer({ apiKey: key }).start();
   const { url, output } = await runStart({ ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: model.anthropicBaseUrl });
   expect(output).toMatch(/configured for Anthropic/);
+  expect(alarmingLines(output)).toEqual([]);
   expect(output).not.toContain(key);
   workbench = await openInChromium(url);
   const frame = await openKilnView(workbench.page);

@@ -205,3 +205,30 @@ export async function axeViolations(frame: Frame): Promise<string[]> {
       .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} at ${n.target.join(" ")}: ${(n.failureSummary ?? "").replace(/\s+/g, " ")}`));
   });
 }
+
+/** Picks a mode as a user does: opens the mode picker under the input and clicks the mode. */
+export async function pickMode(frame: Frame, slug: string): Promise<void> {
+  await frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLElement).click());
+  await frame.waitForSelector(`[data-testid="mode-option"][data-mode="${slug}"]`, { timeout: 10_000 });
+  await frame.$eval(`[data-testid="mode-option"][data-mode="${slug}"]`, (e) => (e as HTMLElement).click());
+}
+
+/** The mode the chat input's picker shows. */
+export function shownMode(frame: Frame): Promise<string | undefined> {
+  return frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLElement).dataset.mode);
+}
+
+/** The Kiln Settings page's inner frame, once it has drawn its sections. */
+export async function settingsFrame(page: Page, timeoutMs = 30_000): Promise<Frame> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    // Each webview is an outer frame around an inner one; the chat's and the settings' alike.
+    for (const outer of await page.$$('iframe.webview.ready[src*="extensionId=kiln.kiln"]')) {
+      const inner = await (await outer.contentFrame())?.$("iframe#active-frame");
+      const frame = await inner?.contentFrame();
+      if (frame && (await frame.$('[data-testid="settings-nav"]'))) return frame;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the Kiln Settings page did not show");
+}

@@ -3,7 +3,14 @@ import { MAX_USER_TEXT, parseWebviewMessage } from "../../src/shared/protocol/me
 
 describe("webview -> host messages are validated", () => {
   it("accepts each well-formed message", () => {
-    for (const message of [{ type: "view/ready" }, { type: "chat/send", text: "explain this file" }, { type: "chat/retry" }, { type: "chat/cancel" }, { type: "chat/newTask" }]) {
+    for (const message of [
+      { type: "view/ready" },
+      { type: "chat/send", text: "explain this file" },
+      { type: "chat/retry" },
+      { type: "chat/cancel" },
+      { type: "chat/newTask" },
+      { type: "chat/openSettings", section: "modes" },
+    ]) {
       expect(parseWebviewMessage(message)).toEqual({ ok: true, message });
     }
   });
@@ -24,6 +31,7 @@ describe("webview -> host messages are validated", () => {
     ["an MCP answer of an unknown kind", { type: "chat/mcpAnswer", id: "mcp-1", answer: { kind: "payment", approved: true } }],
     ["a form answer with a nested value", { type: "chat/mcpAnswer", id: "mcp-1", answer: { kind: "elicitation", action: "accept", content: { address: { street: "x" } } } }],
     ["a form answer with an unknown action", { type: "chat/mcpAnswer", id: "mcp-1", answer: { kind: "elicitation", action: "maybe" } }],
+    ["settings opened at a section that does not exist", { type: "chat/openSettings", section: "../../etc" }],
   ])("rejects %s with a reason", (_label, raw) => {
     const result = parseWebviewMessage(raw);
     expect(result.ok).toBe(false);

@@ -1,3 +1,4 @@
+import { SettingsSectionSchema } from "../../shared/protocol/settings";
 import { WELCOME_DONE_KEY, WelcomeSetup } from "./settings/welcomeSetup";
 import * as vscode from "vscode";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
@@ -152,7 +153,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
       sidebar.showHistory();
     }),
     vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
-    vscode.commands.registerCommand("kiln.openSettings", () => void settingsPanel.open()),
+    // An argument names the section to open at (the chat's Edit modes…); anything else opens the top.
+    vscode.commands.registerCommand("kiln.openSettings", (section?: unknown) => void settingsPanel.open(SettingsSectionSchema.safeParse(section).data)),
     vscode.commands.registerCommand("kiln.setUpProvider", async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       welcome.show();

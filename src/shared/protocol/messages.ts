@@ -1,3 +1,4 @@
+import { SettingsSectionSchema } from "./settings";
 import { WELCOME_REQUESTS, type WelcomeInfo } from "./welcome";
 import { z } from "zod";
 import { parseMessage, type ParsedMessage } from "./parse";
@@ -69,7 +70,7 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   /** Set API key on a no-key or unauthorized error: the host asks for the active profile's key, then retries. */
   z.object({ type: z.literal("chat/setApiKey") }).strict(),
   /** Open settings on such an error: Kiln's settings, at the providers. */
-  z.object({ type: z.literal("chat/openSettings") }).strict(),
+  z.object({ type: z.literal("chat/openSettings"), section: SettingsSectionSchema.optional() }).strict(),
   /** Show terminal on a command's card: the terminal the command runs in. */
   z.object({ type: z.literal("chat/showTerminal") }).strict(),
   /** A path on a tool card the user clicked: the host opens it (at the line) if it is in the workspace. */
@@ -150,7 +151,8 @@ export type HostToWebview =
 
 export interface Pickers {
   /** The current task's modes; empty when the chat has no tools (no folder open). */
-  modes: { slug: string; name: string }[];
+  /** description: one line on what the mode is for. */
+  modes: { slug: string; name: string; description?: string }[];
   mode?: string;
   profiles: { name: string; kind: string; model: string }[];
   /** The profile the current task's next request uses. */

@@ -281,8 +281,15 @@ export interface SettingsState {
   hasWorkspace: boolean;
 }
 
+/** The page's sections, in order: the navigation's links and what "open at" names. */
+export const SETTINGS_SECTIONS = ["providers", "autoApprove", "options", "modes", "rules"] as const;
+export const SettingsSectionSchema = z.enum(SETTINGS_SECTIONS);
+export type SettingsSection = z.infer<typeof SettingsSectionSchema>;
+
 export type HostToSettings =
   | { type: "settings/state"; state: SettingsState }
+  /** Scroll to a section (Edit modes… in the chat's mode picker opens the page at the modes). */
+  | { type: "settings/reveal"; section: SettingsSection }
   /** The answer to a request (SETTINGS_REQUESTS); `error.field` names the form field a refusal is about. */
   | ResponseEnvelope;
 

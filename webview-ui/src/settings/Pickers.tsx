@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { send } from "../vscodeApi";
+import { ModePicker } from "./ModePicker";
 import { pickerStore } from "./pickerStore";
 import "./pickers.css";
 
@@ -12,15 +13,7 @@ export function Pickers() {
   if (pickers.modes.length === 0 && pickers.profiles.length <= 1) return null;
   return (
     <div className="kp-pickers">
-      {pickers.modes.length > 0 && (
-        <select data-testid="mode-picker" aria-label="Mode" title="Mode (Ctrl+. cycles)" value={pickers.mode ?? ""} onChange={(e) => send({ type: "chat/setMode", slug: e.target.value })}>
-          {pickers.modes.map((m) => (
-            <option key={m.slug} value={m.slug}>
-              {m.name}
-            </option>
-          ))}
-        </select>
-      )}
+      {pickers.modes.length > 0 && <ModePicker modes={pickers.modes} current={pickers.mode} />}
       {pickers.profiles.length > 0 && (
         <select
           data-testid="profile-picker"

@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
+import type { SettingsSection } from "../../../src/shared/protocol/settings";
 import { ApproveSection } from "./ApproveSection";
 import type { SettingsModel } from "./model";
 import { ModesSection } from "./ModesSection";
@@ -6,13 +7,51 @@ import { OptionsSection } from "./OptionsSection";
 import { ProfilesSection } from "./ProfilesSection";
 import { RulesSection } from "./RulesSection";
 
+/** Each section's heading, by the name the host and the navigation use. */
+const SECTIONS: { section: SettingsSection; id: string; title: string }[] = [
+  { section: "providers", id: "ks-profiles", title: "Providers" },
+  { section: "autoApprove", id: "ks-approve", title: "Auto-approve" },
+  { section: "options", id: "ks-options", title: "Limits and tools" },
+  { section: "modes", id: "ks-modes", title: "Modes" },
+  { section: "rules", id: "ks-rules", title: "Rules" },
+];
+
+/** Scrolls to a section's heading and puts the keyboard there, as a link to it would. */
+function showSection(id: string): void {
+  const heading = document.getElementById(id);
+  if (!heading) return;
+  heading.setAttribute("tabindex", "-1");
+  heading.scrollIntoView({ block: "start" });
+  heading.focus({ preventScroll: true });
+}
+
 export function SettingsApp({ model }: { model: SettingsModel }) {
   const view = useSyncExternalStore(model.subscribe, model.get);
   const state = view.state;
+  const reveal = view.reveal;
+  useEffect(() => {
+    const target = reveal && SECTIONS.find((s) => s.section === reveal.section);
+    if (target && state) showSection(target.id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per reveal, once the sections are drawn
+  }, [reveal?.id, state !== undefined]);
   if (!state) return <p className="ks-muted ks-page">Loading…</p>;
   return (
     <main className="ks-page">
       <h1>Kiln Settings</h1>
+      <nav className="ks-nav" aria-label="Settings sections" data-testid="settings-nav">
+        {SECTIONS.map(({ id, title }) => (
+          <a
+            key={id}
+            href={`#${id}`}
+            onClick={(event) => {
+              event.preventDefault();
+              showSection(id);
+            }}
+          >
+            {title}
+          </a>
+        ))}
+      </nav>
       {state.errors.length > 0 && (
         <div className="ks-errors" role="alert" data-testid="settings-errors">
           <strong>Some settings were skipped; the rest works:</strong>

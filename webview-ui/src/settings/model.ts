@@ -1,5 +1,5 @@
 import { RequestError, type Done, type ParamsOf } from "../../../src/shared/protocol/requests";
-import type { HostToSettings, SettingsMethod, SettingsRequests, SettingsState } from "../../../src/shared/protocol/settings";
+import type { HostToSettings, SettingsMethod, SettingsRequests, SettingsSection, SettingsState } from "../../../src/shared/protocol/settings";
 import { settingsRequester } from "./api";
 
 export interface Result {
@@ -15,6 +15,8 @@ export interface SettingsView {
   state: SettingsState | undefined;
   /** The latest answer, for the status line. */
   last: Result | undefined;
+  /** The host's latest "show this section"; a new id each time, so a repeat scrolls again. */
+  reveal?: { section: SettingsSection; id: number };
 }
 
 /** The settings page's state: what the host last sent. Small, so replaced whole on each message. */
@@ -34,6 +36,8 @@ export class SettingsModel {
     const message = data as HostToSettings;
     if (message.type === "settings/state") {
       this.view = { ...this.view, state: message.state };
+    } else if (message.type === "settings/reveal") {
+      this.view = { ...this.view, reveal: { section: message.section, id: (this.view.reveal?.id ?? 0) + 1 } };
     } else {
       // Responses are the requester's (api.ts).
       return;

@@ -281,7 +281,7 @@ export class ChatSession implements vscode.Disposable {
         if (await this.askKey()) await this.task.retry();
         return;
       case "chat/openSettings":
-        await vscode.commands.executeCommand("kiln.openSettings");
+        await vscode.commands.executeCommand("kiln.openSettings", message.section);
         return;
       case "chat/runCommand":
         return runInOwnTerminal(message.command);

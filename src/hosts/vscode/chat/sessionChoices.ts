@@ -142,7 +142,7 @@ export class SessionChoices {
       profile = undefined; // Shown as no selection; the chat's next request explains.
     }
     return {
-      modes: (this.task?.modes?.modes ?? []).map((m) => ({ slug: m.slug, name: m.name })),
+      modes: (this.task?.modes?.modes ?? []).map((m) => ({ slug: m.slug, name: m.name, ...((m.description ?? m.whenToUse) && { description: m.description ?? m.whenToUse }) })),
       ...(this.mode === undefined ? {} : { mode: this.mode }),
       profiles: state.profiles.map((p) => ({ name: p.name, kind: p.kind, model: p.model || DEFAULT_MODELS[p.kind] })),
       ...(profile === undefined ? {} : { profile }),

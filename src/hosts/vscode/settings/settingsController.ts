@@ -11,6 +11,7 @@ import {
   type SettingsRequests,
   type SettingsState,
   type SettingsToHost,
+  type SettingsSection,
 } from "../../../shared/protocol/settings";
 import { RequestRouter } from "../requestRouter";
 import { WebviewChannel } from "../webviewChannel";
@@ -46,6 +47,8 @@ export class SettingsController implements vscode.Disposable {
   readonly onDidPost: Event<HostToSettings>;
   private readonly listeners = new DisposableStore();
   private readonly requests: RequestRouter<SettingsRequests>;
+  /** The section a page being opened scrolls to once it has its state. */
+  private revealOnReady: SettingsSection | undefined;
 
   constructor(
     private readonly store: ProfileStore,
@@ -198,6 +201,15 @@ export class SettingsController implements vscode.Disposable {
 
   private async postState(): Promise<void> {
     this.post({ type: "settings/state", state: await this.state() });
+    // A page opened at a section scrolls there once its first state is drawn.
+    if (this.revealOnReady) this.post({ type: "settings/reveal", section: this.revealOnReady });
+    this.revealOnReady = undefined;
+  }
+
+  /** Shows a section: now, on a page that is up; else once the new page has its state. */
+  reveal(section: SettingsSection, pageIsUp: boolean): void {
+    if (pageIsUp) this.post({ type: "settings/reveal", section });
+    else this.revealOnReady = section;
   }
 
   private post(message: HostToSettings): void {

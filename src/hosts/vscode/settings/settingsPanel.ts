@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { SettingsController } from "./settingsController";
+import type { SettingsSection } from "../../../shared/protocol/settings";
 import { buildWebviewHtml, makeNonce } from "../chat/webviewHtml";
 
 export const SETTINGS_PANEL_ID = "kiln.settings";
@@ -21,11 +22,14 @@ export class SettingsPanel implements vscode.Disposable {
     return this.panel;
   }
 
-  open(): vscode.WebviewPanel {
+  /** Opens (or brings forward) the page; `section`: scrolled to. */
+  open(section?: SettingsSection): vscode.WebviewPanel {
     if (this.panel) {
       this.panel.reveal();
+      if (section) this.controller.reveal(section, true);
       return this.panel;
     }
+    if (section) this.controller.reveal(section, false);
     const root = vscode.Uri.joinPath(this.extensionUri, "dist", "webview", "settings");
     const panel = vscode.window.createWebviewPanel(SETTINGS_PANEL_ID, "Kiln Settings", vscode.ViewColumn.Active, {
       enableScripts: true,
