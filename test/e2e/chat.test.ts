@@ -276,6 +276,31 @@ describe("Kiln in code-server, driven by Chromium", () => {
     await pickMode(frame, "code");
   });
 
+  it("the auto-approve bar above the input: the categories are toggles, the summary and the setting follow", async () => {
+    const summary = () => frame.$eval('[data-testid="approve-summary"]', (e) => (e as HTMLElement).innerText.trim());
+    await frame.waitForSelector('[data-testid="approve-summary"]', { timeout: 30_000 });
+    expect(await summary()).toBe("read files");
+    await frame.$eval('[data-testid="approve-summary"]', (e) => (e as HTMLElement).click());
+    await frame.$eval('[data-testid="approve-words"] input[data-word="edit"]', (e) => (e as HTMLElement).click());
+    await frame.waitForFunction(() => document.querySelector('[data-testid="approve-summary"]')?.textContent?.includes("edit files"), { timeout: 10_000 });
+    expect(await summary()).toBe("read files, edit files");
+    await shootSidebar(workbench.page, "e2e-approve-bar.png");
+    await useColorTheme(workbench.page, "Dark Modern");
+    frame = await kilnFrame(workbench.page);
+    await shootSidebar(workbench.page, "e2e-approve-bar-dark.png");
+    await useColorTheme(workbench.page, "Light Modern");
+    frame = await kilnFrame(workbench.page);
+
+    // The switch: every call asks, the categories kept for when it is on again.
+    await frame.$eval('[data-testid="approve-switch"]', (e) => (e as HTMLElement).click());
+    await frame.waitForFunction(() => document.querySelector('[data-testid="approve-summary"]')?.textContent?.startsWith("Off"), { timeout: 10_000 });
+    await frame.$eval('[data-testid="approve-switch"]', (e) => (e as HTMLElement).click());
+    await frame.waitForFunction(() => document.querySelector('[data-testid="approve-summary"]')?.textContent?.includes("edit files"), { timeout: 10_000 });
+    await frame.$eval('[data-testid="approve-words"] input[data-word="edit"]', (e) => (e as HTMLElement).click());
+    await frame.waitForFunction(() => document.querySelector('[data-testid="approve-summary"]')?.textContent?.trim() === "read files", { timeout: 10_000 });
+    await frame.$eval('[data-testid="approve-summary"]', (e) => (e as HTMLElement).click());
+  });
+
   it("uses the theme's colours", async () => {
     const colours = await frame.evaluate(() => {
       const probe = document.createElement("span");

@@ -4,6 +4,7 @@ import type { ChatItem } from "../../src/shared/protocol/chat";
 import { ChatInput } from "./ChatInput";
 import { EmptyChat } from "./EmptyChat";
 import { Welcome } from "./Welcome";
+import { AutoApproveBar } from "./AutoApproveBar";
 import { Message } from "./Message";
 import { RetryNotice, TaskSummary } from "./TaskHeader";
 import { Thinking, awaitingReply } from "./Thinking";
@@ -64,6 +65,7 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
           {awaitingReply(state.items, state.busy) && <Thinking key={last?.id} />}
           <RetryNotice retrying={state.retrying} />
         </div>
+        {state.autoApprove && <AutoApproveBar state={state.autoApprove} />}
         <ChatInput
           busy={state.busy}
           waitingCard={state.waitingCard}

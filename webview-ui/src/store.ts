@@ -1,5 +1,6 @@
 import type { ChatItem } from "../../src/shared/protocol/chat";
 import type { HostToWebview, ProviderSummary, TaskInfo } from "../../src/shared/protocol/messages";
+import type { AutoApproveBarState } from "../../src/shared/protocol/autoApproveBar";
 import type { WelcomeInfo } from "../../src/shared/protocol/welcome";
 import { ItemList } from "./itemList";
 
@@ -28,6 +29,8 @@ export interface ChatState {
   queuePaused: boolean;
   /** The host's latest ask of the input (Add to Context, focus); a new id each time, so a repeat counts. */
   inputRequest: InputRequest | undefined;
+  /** The auto-approve bar's switch and categories, once the host has said. */
+  autoApprove: AutoApproveBarState | undefined;
   /** The first-run welcome shows instead of the chat while the host sends one. */
   welcome: WelcomeInfo | undefined;
 }
@@ -58,6 +61,7 @@ export class ChatStore {
     queuePaused: false,
     inputRequest: undefined,
     welcome: undefined,
+    autoApprove: undefined,
   };
   private readonly listeners = new Set<() => void>();
   private scheduled = false;
@@ -112,6 +116,9 @@ export class ChatStore {
       case "chat/pickers":
         // A profile or mode change: the header and the input's image support follow the new model.
         if (message.pickers.provider) s = { ...s, provider: message.pickers.provider };
+        break;
+      case "chat/autoApprove":
+        s = { ...s, autoApprove: message.state };
         break;
       case "chat/queue":
         s = { ...s, queued: message.messages, queuePaused: message.paused };

@@ -1,3 +1,4 @@
+import { AUTO_APPROVE_BAR_MESSAGES, type AutoApproveBarState } from "./autoApproveBar";
 import { SettingsSectionSchema } from "./settings";
 import { WELCOME_REQUESTS, type WelcomeInfo } from "./welcome";
 import { z } from "zod";
@@ -95,6 +96,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   ...MCP_MESSAGES,
   /** The history view (history.ts). */
   ...HISTORY_MESSAGES,
+  /** The auto-approve bar (autoApproveBar.ts). */
+  ...AUTO_APPROVE_BAR_MESSAGES,
 ]);
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
@@ -129,6 +132,8 @@ export type HostToWebview =
   | { type: "chat/cleared" }
   /** A request failed for a passing reason and goes out again after delayMs. */
   | { type: "chat/retrying"; attempt: number; of: number; delayMs: number; reason: string }
+  /** The auto-approve bar's switch and categories; sent after a snapshot and on each change. */
+  | { type: "chat/autoApprove"; state: AutoApproveBarState }
   /** Tokens, cost, todos or mode changed. Small, so sent whole. */
   | { type: "chat/task"; task: TaskInfo }
   /** What the chat input's mode and profile pickers offer and show; sent after a snapshot and on change. */

@@ -1,7 +1,8 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { COMPLETE, configure, kiln, promptOf, setKiln, undoBoth, startTurn, toolCards, xmlCall } from "./helpers";
+import type { HostToWebview } from "../../../src/shared/protocol/messages";
+import { COMPLETE, configure, kiln, promptOf, setKiln, undoBoth, startTurn, toolCards, waitFor, xmlCall } from "./helpers";
 
 function enabled(): unknown {
   return vscode.workspace.getConfiguration("kiln").inspect("autoApproveEnabled")?.globalValue;
@@ -62,6 +63,45 @@ describe("auto-approve settings in the running chat", () => {
     );
     assert.ok(!on.posted.some((m) => m.type === "chat/itemChanged" && m.item.role === "tool" && m.item.approval !== undefined), "nothing asked with auto-approve on");
     assert.match(toolCards(on.posted)[0]!.result ?? "", /export function greet/);
+  });
+
+  it("the chat's auto-approve bar: the state comes with the chat, a toggle writes the setting, every change shows", async () => {
+    const api = await kiln();
+    const posted: HostToWebview[] = [];
+    const listener = api.sidebar.onDidPost((m) => posted.push(m));
+    try {
+      api.sidebar.newTask();
+      assert.deepEqual(
+        posted.filter((m) => m.type === "chat/autoApprove").map((m) => m.type === "chat/autoApprove" && m.state),
+        [{ enabled: true, words: ["read"] }],
+      );
+      api.sidebar.receive({ type: "chat/setAutoApprove", words: ["edit", "read"] });
+      await waitFor("the categories written", () => (vscode.workspace.getConfiguration("kiln").get<string[]>("autoApprove")?.includes("edit") ? true : undefined));
+      assert.deepEqual(vscode.workspace.getConfiguration("kiln").inspect("autoApprove")?.globalValue, ["read", "edit"]);
+      await waitFor("the bar told", () => posted.some((m) => m.type === "chat/autoApprove" && m.state.words.includes("edit")) || undefined);
+
+      // The switch off: a read asks on its card, and the bar says so.
+      api.sidebar.receive({ type: "chat/setAutoApprove", enabled: false });
+      await waitFor("the switch written", () => (enabled() === false ? true : undefined));
+      assert.ok(
+        posted.some((m) => m.type === "chat/autoApprove" && !m.state.enabled && m.state.words.includes("read")),
+        "the categories are kept",
+      );
+      server.enqueue(xmlCall("read_file", { path: "src/greet.ts" }), { text: COMPLETE });
+      const turn = startTurn(api.sidebar, "read greet");
+      const card = await turn.card();
+      assert.equal(card.approval?.reason, "Auto-approve is turned off.");
+      turn.answer(card.id, false);
+      await turn.done;
+
+      // A category that does not exist never reaches the settings.
+      const before = vscode.workspace.getConfiguration("kiln").inspect("autoApprove")?.globalValue;
+      api.sidebar.receive({ type: "chat/setAutoApprove", words: ["read", "everything"] });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(vscode.workspace.getConfiguration("kiln").inspect("autoApprove")?.globalValue, before);
+    } finally {
+      listener.dispose();
+    }
   });
 
   it("a command on the deny list asks, with the matching prefix as the reason; an allowed one runs", async () => {

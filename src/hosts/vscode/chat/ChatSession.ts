@@ -31,6 +31,7 @@ import { BUDGET_SETTING, contextOptions } from "../settings/contextSettings";
 import { askProfileKey } from "../settings/apiKey";
 import { runCheckpointAction } from "../history/checkpointActions";
 import type { WelcomeSetup } from "../settings/welcomeSetup";
+import { autoApproveBarState, setFromBar, watchAutoApprove } from "./autoApproveBar";
 
 export interface ChatSessionDeps {
   logger: Logger;
@@ -119,6 +120,7 @@ export class ChatSession implements vscode.Disposable {
       this.sessionListeners.add(deps.profiles.onDidChange(() => this.postPickers()));
     }
     if (deps.modeFiles) this.sessionListeners.add(deps.modeFiles.watch(() => this.reloadModes()));
+    this.sessionListeners.add(watchAutoApprove((state) => this.post({ type: "chat/autoApprove", state })));
     this.requests = new RequestRouter(CHAT_REQUESTS, (response) => this.post(response), deps.logger, name);
     this.requests.onRequest("mentions/search", async ({ query }) => ({ items: (await this.deps.inputs?.searchFiles(query)) ?? [] }));
     this.mcpView = deps.mcp?.connect((message) => this.post(message), this.requests);
@@ -280,6 +282,8 @@ export class ChatSession implements vscode.Disposable {
       case "chat/setApiKey":
         if (await this.askKey()) await this.task.retry();
         return;
+      case "chat/setAutoApprove":
+        return setFromBar(message, this.deps.logger);
       case "chat/openSettings":
         await vscode.commands.executeCommand("kiln.openSettings", message.section);
         return;
@@ -366,6 +370,7 @@ export class ChatSession implements vscode.Disposable {
     const welcome = this.deps.welcome?.info();
     this.post({ type: "chat/snapshot", items: this.task.snapshot(), busy: this.task.busy, provider: this.providerSummary(), task: this.task.info(), ...(welcome ? { welcome } : {}) });
     this.postPickers();
+    this.post({ type: "chat/autoApprove", state: autoApproveBarState() });
     this.queue.show();
   }
 
