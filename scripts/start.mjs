@@ -1,32 +1,48 @@
 // @ts-check
-// `npm start`: installs what is missing, builds and packages Kiln, installs the vsix into a local
-// code-server profile (.kiln-dev/) and opens a sample workspace. With ANTHROPIC_API_KEY or
-// OPENAI_API_KEY set, Kiln talks to that provider; without, a fake model server starts beside it.
+// `npm start`: installs what starting needs and is missing (code-server, in .cache/), builds and packages
+// Kiln, installs the vsix into a local code-server profile (.kiln-dev/) and opens a sample workspace
+// outside the clone. With ANTHROPIC_API_KEY or OPENAI_API_KEY set, Kiln talks to that provider; without,
+// a fake model server starts beside it.
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { ensureTools, freePort, installExtension, root, startCodeServer, writeUserSettings } from "./lib/codeServer.mjs";
+import { freePort, installExtension, root, startCodeServer, writeUserSettings } from "./lib/codeServer.mjs";
 
 const log = (/** @type {string} */ line) => console.log(`[kiln] ${line}`);
 const skipBuild = process.env.KILN_START_SKIP_BUILD === "1";
 
+/** Runs a step quietly: its output shows only if it fails. */
 function run(/** @type {string} */ command, /** @type {string[]} */ args) {
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
+  const result = spawnSync(command, args, { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) {
+    process.stdout.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    throw new Error(`${command} ${args.join(" ")} failed`);
+  }
 }
 
-ensureTools();
-if (!skipBuild) {
-  log("building and packaging…");
-  run("npm", ["run", "--silent", "package"]);
-  run(process.execPath, [join(root, "esbuild.mjs"), "--tests"]);
-}
+// Only what starting needs: the test suites' tools (chromium, bubblewrap…) come with `npm test`.
+const setup = spawnSync("bash", [join(root, "scripts", "setup-tools.sh"), "start"], { stdio: "inherit" });
+if (setup.status !== 0) throw new Error("scripts/setup-tools.sh start failed");
 const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
 const vsix = join(root, `kiln-${version}.vsix`);
+if (skipBuild) {
+  log(`KILN_START_SKIP_BUILD=1: using the last build (${vsix})`);
+} else {
+  log("building and packaging Kiln (about a minute)…");
+  run("npm", ["run", "--silent", "package"]);
+  // The development bundles, and out/fake-model-server.mjs for when no API key is set.
+  run(process.execPath, [join(root, "esbuild.mjs"), "--tests"]);
+  log(`built ${vsix}`);
+}
 
-// KILN_DEV_DIR: where the profile and sample workspace live (tests point it at a temp folder).
-const dev = process.env.KILN_DEV_DIR ?? join(root, ".kiln-dev");
+// KILN_DEV_DIR: where the profile and sample workspace live (tests point it at a temp folder). By
+// default the profile stays in the clone (.kiln-dev/, git-ignored) and the workspace lives outside
+// it, in the user's cache folder, so VS Code does not take it for part of Kiln's git repository.
+const devDir = process.env.KILN_DEV_DIR;
+const dev = devDir ?? join(root, ".kiln-dev");
 const profile = {
   base: dev,
   userDataDir: join(dev, "user-data"),
@@ -36,10 +52,16 @@ const profile = {
 };
 for (const dir of [join(profile.userDataDir, "User"), profile.extensionsDir, profile.xdg]) mkdirSync(dir, { recursive: true });
 writeFileSync(profile.config, "auth: none\n");
-const workspace = join(dev, "workspace");
-if (!existsSync(workspace)) cpSync(join(root, "test", "fixtures", "workspace"), workspace, { recursive: true });
+const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+const workspace = devDir ? join(devDir, "workspace") : join(cacheHome, "kiln", "sample-workspace");
+if (existsSync(workspace)) {
+  log(`sample workspace: ${workspace} (from an earlier start; your changes there are kept)`);
+} else {
+  cpSync(join(root, "test", "fixtures", "workspace"), workspace, { recursive: true });
+  log(`sample workspace: ${workspace} (a new copy of test/fixtures/workspace)`);
+}
 installExtension(profile, vsix);
-log(`installed ${vsix}`);
+log(`installed the vsix into the code-server profile in ${dev}`);
 
 /** @type {Record<string, string>} */
 const env = {};

@@ -13,11 +13,6 @@ export const CODE_SERVER_VERSION = process.env.KILN_CODE_SERVER_VERSION ?? "4.10
 export const codeServerBin = join(root, ".cache", `code-server-${CODE_SERVER_VERSION}`, "node_modules", ".bin", "code-server");
 export const chromiumPath = process.env.KILN_CHROMIUM ?? "/usr/bin/chromium";
 
-export function ensureTools() {
-  const run = spawnSync("bash", [join(root, "scripts", "setup-tools.sh")], { stdio: "inherit" });
-  if (run.status !== 0) throw new Error("scripts/setup-tools.sh failed");
-}
-
 /** Environment without the caller's API keys, so tests never reach a real provider by accident. */
 export function cleanEnv(extra = {}) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY$|^KILN_TEST_|^ELECTRON_|^VSCODE_/.test(k)));
