@@ -1,4 +1,5 @@
 import { SettingsSectionSchema } from "../../shared/protocol/settings";
+import { TaskNotifications } from "./chat/taskNotifications";
 import { WELCOME_DONE_KEY, WelcomeSetup } from "./settings/welcomeSetup";
 import * as vscode from "vscode";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
@@ -59,6 +60,9 @@ export interface KilnTestApi {
   /** The stored key of a profile by name, to check where keys go. */
   readProfileKey(name: string): Promise<string | undefined>;
   welcome: WelcomeSetup;
+  notifications: TaskNotifications;
+  /** Whether notifications take the window as focused: undefined goes by the window's real state. */
+  assumeFocusForTest(focused: boolean | undefined): void;
   /** As on a fresh install: the welcome was never finished or skipped. */
   forgetWelcomeForTest(): Thenable<void>;
 }
@@ -74,7 +78,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const settings = new SettingsController(profiles, context.globalStorageUri, logger);
   const settingsPanel = new SettingsPanel(context.extensionUri, settings);
   const welcome = new WelcomeSetup(context.globalState, context.secrets, profiles, logger);
-  context.subscriptions.push(profiles, settings, settingsPanel, welcome);
+  const notifications = new TaskNotifications({ logger, showChat: () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), focused: () => notificationFocus() });
+  context.subscriptions.push(profiles, settings, settingsPanel, welcome, notifications);
 
   // The diff editor's two sides: the original, read-only, and the proposal, in memory and editable.
   // MCP servers start with the extension, so their tools are ready for the first task.
@@ -131,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     mcp: mcpView,
     history,
     welcome,
+    notifications,
   };
 
   const sidebar = new ChatSession("sidebar", deps);
@@ -177,6 +183,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     onDidLog: logger.onDidLog,
     readSecret: (kind) => context.secrets.get(apiKeySecretName(kind)),
     welcome,
+    notifications,
+    assumeFocusForTest: (focused) => (assumedFocus = focused),
     forgetWelcomeForTest: () => context.globalState.update(WELCOME_DONE_KEY, undefined),
     setSecretForTest: (kind, value) => (value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value)),
     globalStorageUri: context.globalStorageUri,
@@ -203,6 +211,12 @@ function openInTab(context: vscode.ExtensionContext, deps: ChatSessionDeps): voi
     attachment.dispose();
     session.dispose();
   });
+}
+
+/** The in-host tests' answer to "is the window focused?" (code-server's window state is the browser's). */
+let assumedFocus: boolean | undefined;
+function notificationFocus(): boolean {
+  return assumedFocus ?? vscode.window.state.focused;
 }
 
 /** What must finish before the extension host goes (a reload, the window closing). */

@@ -32,6 +32,7 @@ import { askProfileKey } from "../settings/apiKey";
 import { runCheckpointAction } from "../history/checkpointActions";
 import type { WelcomeSetup } from "../settings/welcomeSetup";
 import { autoApproveBarState, setFromBar, watchAutoApprove } from "./autoApproveBar";
+import type { TaskNotifications } from "./taskNotifications";
 
 export interface ChatSessionDeps {
   logger: Logger;
@@ -62,6 +63,8 @@ export interface ChatSessionDeps {
   mcp?: McpController;
   /** The first-run welcome; without it the chat always shows. */
   welcome?: WelcomeSetup;
+  /** Tells a user away from the window that a task finished, failed or waits for them. */
+  notifications?: TaskNotifications;
 }
 
 /**
@@ -350,6 +353,7 @@ export class ChatSession implements vscode.Disposable {
       task.onDidChange((event) => {
         const message = toHostMessage(event, task);
         if (message) this.post(message);
+        this.deps.notifications?.observe(event, task);
         if ((event.type === "busy" || event.type === "status") && task === this.task) this.queue.drain();
         if (event.type === "mode" && choices) {
           // A mode with a pinned profile brings its profile along.
