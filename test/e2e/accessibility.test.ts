@@ -1,7 +1,8 @@
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeModelServer } from "../fixtures/fakeModelServer";
-import { axeViolations, kilnFrame, openKilnWithFakeModel, runCommand, sendTask, useColorTheme, type Workbench } from "./workbench";
+import { join } from "node:path";
+import { axeViolations, kilnFrame, openKilnWithFakeModel, resultsDir, settingsFrame, shootSidebar, runCommand, sendTask, useColorTheme, type Workbench } from "./workbench";
 
 let server: FakeModelServer;
 let workbench: Workbench;
@@ -35,6 +36,37 @@ describe("the Kiln view meets WCAG 2.1 AA (axe-core: no serious or critical viol
   it("the empty chat", async () => {
     await frame.waitForSelector('[data-testid="empty-chat"]', { timeout: 30_000 });
     await inBothThemes("the empty chat");
+  });
+
+  it("the empty chat and the input's bars in the high-contrast themes", async () => {
+    for (const [theme, shot] of [
+      ["Dark High Contrast", "e2e-a11y-high-contrast-dark.png"],
+      ["Light High Contrast", "e2e-a11y-high-contrast-light.png"],
+    ] as const) {
+      await useColorTheme(workbench.page, theme);
+      expect(await violations(), `the empty chat in ${theme}`).toEqual([]);
+      await shootSidebar(workbench.page, shot);
+    }
+    await useColorTheme(workbench.page, "Light Modern");
+  });
+
+  it("the settings page, with its sections' navigation", async () => {
+    // The gear in the Kiln view's title bar, as a user opens it.
+    await workbench.page.$eval('.part.sidebar a.action-label[aria-label="Open Settings"]', (e) => (e as HTMLElement).click());
+    for (const theme of ["Light Modern", "Dark Modern", "Dark High Contrast"]) {
+      await settingsFrame(workbench.page);
+      // The keyboard back to the workbench: keys typed in a webview do not reach the command palette.
+      await workbench.page.click(".part.sidebar .composite.title");
+      await useColorTheme(workbench.page, theme);
+      const settings = await settingsFrame(workbench.page);
+      expect(await axeViolations(settings), `the settings page in ${theme}`).toEqual([]);
+      // axe passes text in the colour of its own background; a person sees nothing there.
+      const code = await settings.$eval(".ks-prefix code", (e) => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]);
+      expect(code[0], `the allowed commands' text in ${theme}`).not.toBe(code[1]);
+    }
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-settings-high-contrast.png") });
+    await useColorTheme(workbench.page, "Light Modern");
+    await runCommand(workbench.page, "View: Close Editor");
   });
 
   it("a reply while it streams", async () => {

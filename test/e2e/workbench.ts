@@ -128,11 +128,15 @@ export async function useColorTheme(page: Page, label: string): Promise<void> {
   await input!.type("Preferences: Color Theme");
   const command = (await rowNamed("Preferences: Color Theme")).asElement() as ElementHandle<Element> | null;
   await command!.click();
-  await rowNamed(label);
+  // The themes' list is drawn a screenful at a time: typing the name brings a theme further down into view.
+  await page.waitForSelector(rows, { timeout: 20_000 });
   await page.keyboard.type(label);
+  await rowNamed(label);
   await page.waitForFunction((sel, want) => (document.querySelector(`${sel}.focused .label-name`) as HTMLElement | null)?.innerText === want, { timeout: 20_000 }, rows, label);
   await page.keyboard.press("Enter");
-  await page.waitForFunction((dark) => document.querySelector(".monaco-workbench")?.classList.contains(dark ? "vs-dark" : "vs"), { timeout: 20_000 }, label.includes("Dark"));
+  // The workbench's class for the theme's kind: vs, vs-dark, hc-black (dark high contrast) or hc-light.
+  const kind = label.includes("High Contrast") ? (label.includes("Light") ? "hc-light" : "hc-black") : label.includes("Dark") ? "vs-dark" : "vs";
+  await page.waitForFunction((cls) => document.querySelector(".monaco-workbench")?.classList.contains(cls), { timeout: 20_000 }, kind);
 }
 
 export async function sendTask(frame: Frame, text: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { AUTO_CONDENSE_PERCENT, SHORTEN_RESULTS_AFTER } from "../../shared/limits";
 import type { TaskBudget } from "./budget";
 
 /**
@@ -18,12 +19,12 @@ export interface ContextSettings {
 }
 
 export const DEFAULT_CONTEXT_SETTINGS: Readonly<ContextSettings> = Object.freeze({
-  autoCondensePercent: 100,
+  autoCondensePercent: AUTO_CONDENSE_PERCENT.default,
   condensePrompt: "",
-  shortenResultsAfter: 0,
+  shortenResultsAfter: SHORTEN_RESULTS_AFTER.default,
   budget: {},
 });
 
 /** The settings each host reads, with the bounds both refuse values outside of. */
-export const CONDENSE_PERCENT = { min: 0, max: 100 } as const;
-export const SHORTEN_AFTER = { min: 0, max: 1000 } as const;
+export const CONDENSE_PERCENT = { min: AUTO_CONDENSE_PERCENT.min, max: AUTO_CONDENSE_PERCENT.max } as const;
+export const SHORTEN_AFTER = { min: SHORTEN_RESULTS_AFTER.min, max: SHORTEN_RESULTS_AFTER.max } as const;

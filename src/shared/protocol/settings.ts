@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { APPROVE_WORDS, type ApproveWord } from "../approveWords";
-import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
+import { AUTO_CONDENSE_PERCENT, BUDGET_MAX, OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, SHORTEN_RESULTS_AFTER, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
 import { parseMessage, type ParsedMessage } from "./parse";
 import { method, RequestEnvelopeSchema, type Done, type ResponseEnvelope } from "./requests";
 
@@ -109,6 +109,11 @@ export const OPTION_SETTING = {
   outputMaxChars: "terminal.outputMaxChars",
   fuzzyThreshold: "applyDiff.fuzzyThreshold",
   browserPath: "browser.executablePath",
+  autoCondensePercent: "context.autoCondensePercent",
+  shortenResultsAfter: "context.shortenResultsAfter",
+  budgetMaxTokens: "budget.maxTokens",
+  budgetMaxCost: "budget.maxCost",
+  budgetMaxInputTokens: "budget.maxInputTokensPerRequest",
 } as const;
 export type OptionField = keyof typeof OPTION_SETTING;
 
@@ -123,6 +128,11 @@ export const OPTION_DEFAULTS = {
   outputMaxChars: OUTPUT_MAX_CHARS.default,
   fuzzyThreshold: 1,
   browserPath: "",
+  autoCondensePercent: AUTO_CONDENSE_PERCENT.default,
+  shortenResultsAfter: SHORTEN_RESULTS_AFTER.default,
+  budgetMaxTokens: 0,
+  budgetMaxCost: 0,
+  budgetMaxInputTokens: 0,
 };
 export const MAX_REQUESTS_LIMIT = 1000;
 export const MAX_RETRIES = 10;
@@ -147,6 +157,11 @@ export const OptionChangesSchema = z
     outputMaxChars: bounded(OUTPUT_MAX_CHARS),
     fuzzyThreshold: z.number({ message: "must be a number from 0.8 to 1" }).min(0.8, "must be a number from 0.8 to 1").max(1, "must be a number from 0.8 to 1"),
     browserPath: z.string({ message: "must be a path (empty: found automatically)" }).trim().max(4_096, "is at most 4096 characters"),
+    autoCondensePercent: bounded(AUTO_CONDENSE_PERCENT),
+    shortenResultsAfter: bounded(SHORTEN_RESULTS_AFTER),
+    budgetMaxTokens: wholeNumber(0, BUDGET_MAX),
+    budgetMaxCost: z.number({ message: "must be a number, 0 or more (USD)" }).min(0, "must be a number, 0 or more (USD)").max(BUDGET_MAX, `is at most ${BUDGET_MAX}`),
+    budgetMaxInputTokens: wholeNumber(0, BUDGET_MAX),
   })
   .partial()
   .strict();

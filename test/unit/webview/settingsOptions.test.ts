@@ -80,6 +80,19 @@ describe("settings: limits and tools section", () => {
     expect(sent().map((m) => m.changes)).toEqual([{ readFileMaxLines: 3, outputMaxChars: 4000, fuzzyThreshold: 0.9, browserPath: "/opt/chrome" }]);
   });
 
+  it("the context and budget settings are here too, saved as numbers; a percent over 100 is refused", () => {
+    show();
+    fireEvent.change(box(/Condense the conversation at this %/), { target: { value: "120" } });
+    save();
+    expect(el(screen.getByTestId("options-error-autoCondensePercent")).textContent).toMatch(/must be a whole number from 0 to 100$/);
+    expect(sent()).toEqual([]);
+    fireEvent.change(box(/Condense the conversation at this %/), { target: { value: "75" } });
+    fireEvent.change(box(/Cost in USD/), { target: { value: "2.5" } });
+    fireEvent.change(box(/Input tokens of one request/), { target: { value: "40000" } });
+    save();
+    expect(sent().map((m) => m.changes)).toEqual([{ autoCondensePercent: 75, budgetMaxCost: 2.5, budgetMaxInputTokens: 40000 }]);
+  });
+
   it("refuses a bad value in the page, under its box, and sends nothing", () => {
     show();
     fireEvent.change(box(/Max model requests per task/), { target: { value: "0" } });

@@ -46,6 +46,11 @@ describe("settings panel: limits and tools", () => {
       outputMaxChars: 4_000,
       fuzzyThreshold: 0.9,
       browserPath: "  /opt/chrome/chrome  ",
+      autoCondensePercent: 80,
+      shortenResultsAfter: 6,
+      budgetMaxTokens: 200_000,
+      budgetMaxCost: 1.5,
+      budgetMaxInputTokens: 50_000,
     });
     assert.equal(answer.ok, true, answer.message);
     const config = vscode.workspace.getConfiguration("kiln");
@@ -60,6 +65,11 @@ describe("settings panel: limits and tools", () => {
       "terminal.outputMaxChars": 4_000,
       "applyDiff.fuzzyThreshold": 0.9,
       "browser.executablePath": "/opt/chrome/chrome",
+      "context.autoCondensePercent": 80,
+      "context.shortenResultsAfter": 6,
+      "budget.maxTokens": 200_000,
+      "budget.maxCost": 1.5,
+      "budget.maxInputTokensPerRequest": 50_000,
     });
     const { workspaceFields, ...shown } = state.options;
     assert.deepEqual(shown, {
@@ -72,6 +82,11 @@ describe("settings panel: limits and tools", () => {
       outputMaxChars: 4_000,
       fuzzyThreshold: 0.9,
       browserPath: "/opt/chrome/chrome",
+      autoCondensePercent: 80,
+      shortenResultsAfter: 6,
+      budgetMaxTokens: 200_000,
+      budgetMaxCost: 1.5,
+      budgetMaxInputTokens: 50_000,
     });
     assert.deepEqual(workspaceFields, []);
   });

@@ -105,7 +105,7 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
                       </button>
                     </>
                   )}
-                  <button type="button" className="secondary" aria-label={`Export ${m.name} as YAML`} onClick={() => void ask("settings/exportMode", { slug: m.slug })}>
+                  <button type="button" className="secondary" aria-label={`Export YAML of ${m.name}`} onClick={() => void ask("settings/exportMode", { slug: m.slug })}>
                     Export YAML
                   </button>
                 </div>

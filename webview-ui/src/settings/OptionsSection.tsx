@@ -19,6 +19,16 @@ const GROUPS: { title: string; fields: { field: TextField; label: string; numeri
     fields: [
       { field: "readFileMaxLines", label: "Lines read_file shows per file", numeric: true },
       { field: "toolResultMaxChars", label: "Characters of a tool result sent to the model (the rest is saved to a file)", numeric: true },
+      { field: "autoCondensePercent", label: "Condense the conversation at this % of the model's window (0: never; the oldest turns are hidden instead)", numeric: true },
+      { field: "shortenResultsAfter", label: "Send an old large tool result as a one-line note after this many newer ones (0: never)", numeric: true },
+    ],
+  },
+  {
+    title: "Budgets of a task (0: no limit)",
+    fields: [
+      { field: "budgetMaxTokens", label: "Tokens in all", numeric: true },
+      { field: "budgetMaxCost", label: "Cost in USD (where the model's prices are known)", numeric: true },
+      { field: "budgetMaxInputTokens", label: "Input tokens of one request", numeric: true },
     ],
   },
   { title: "Terminal", fields: [{ field: "outputMaxChars", label: "Characters of command output shown (head and tail)", numeric: true }] },
@@ -83,7 +93,9 @@ export function OptionsSection({ options, modes, ask }: { options: OptionsView; 
   return (
     <section className="ks-section" aria-labelledby="ks-options" data-testid="options-section">
       <h2 id="ks-options">Limits and tools</h2>
-      <p className="ks-hint">Defaults of new tasks and how much of files, tool results and command output reaches the model. Limits apply to the next tool call, also in a running task.</p>
+      <p className="ks-hint">
+        Defaults of new tasks, how much of files, tool results and command output reaches the model, and what a task may spend. Limits and budgets apply to the next request, also in a running task.
+      </p>
       {options.workspaceFields.length > 0 && (
         <p className="ks-hint" data-testid="options-workspace">
           Set for this workspace (changes are saved there): {options.workspaceFields.map((f) => `kiln.${OPTION_SETTING[f]}`).join(", ")}
@@ -129,7 +141,7 @@ export function OptionsSection({ options, modes, ask }: { options: OptionsView; 
                   </span>
                   <input
                     data-testid={`options-${field}`}
-                    inputMode={numeric ? (field === "fuzzyThreshold" ? "decimal" : "numeric") : undefined}
+                    inputMode={numeric ? (field === "fuzzyThreshold" || field === "budgetMaxCost" ? "decimal" : "numeric") : undefined}
                     value={drafts[field]}
                     onChange={(e) => setDrafts({ ...drafts, [field]: e.target.value })}
                   />

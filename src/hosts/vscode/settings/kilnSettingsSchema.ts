@@ -179,6 +179,11 @@ export const OPTION_FIELDS = {
   outputMaxChars: terminal.outputMaxChars,
   fuzzyThreshold: edits.fuzzyThreshold,
   browserPath: browser.executablePath,
+  autoCondensePercent: context.autoCondensePercent,
+  shortenResultsAfter: context.shortenResultsAfter,
+  budgetMaxTokens: budget.maxTokens,
+  budgetMaxCost: budget.maxCost,
+  budgetMaxInputTokens: budget.maxInputPerRequest,
 } satisfies Record<OptionField, Setting<unknown>>;
 
 /** The full name, as settings.json and the settings editor spell it. */

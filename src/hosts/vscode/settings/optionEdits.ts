@@ -29,6 +29,11 @@ export function readOptionsView(modes: readonly string[]): OptionsView {
     outputMaxChars: readSetting(OPTION_FIELDS.outputMaxChars),
     fuzzyThreshold: readSetting(OPTION_FIELDS.fuzzyThreshold),
     browserPath: readSetting(OPTION_FIELDS.browserPath),
+    autoCondensePercent: readSetting(OPTION_FIELDS.autoCondensePercent),
+    shortenResultsAfter: readSetting(OPTION_FIELDS.shortenResultsAfter),
+    budgetMaxTokens: readSetting(OPTION_FIELDS.budgetMaxTokens),
+    budgetMaxCost: readSetting(OPTION_FIELDS.budgetMaxCost),
+    budgetMaxInputTokens: readSetting(OPTION_FIELDS.budgetMaxInputTokens),
     workspaceFields: FIELDS.filter((field) => targetOf(config, OPTION_FIELDS[field].key) !== vscode.ConfigurationTarget.Global),
   };
 }
