@@ -42,7 +42,8 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
       {/* Hidden rather than unmounted under the other views, so a draft and the scroll position stay. */}
       {view === "chat" && state.welcome && <Welcome info={state.welcome} />}
       <div className="chat-view" data-testid="chat-view" hidden={view !== "chat" || state.welcome !== undefined}>
-        <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />
+        {/* An empty chat has no task to sum up yet: its mode is in the picker under the input. */}
+        {(state.items.length > 0 || state.busy) && <TaskSummary task={state.task} title={firstUserText(state.items)} busy={state.busy} />}
         <div className="messages" role="log" aria-live="polite">
           {state.items.length === 0 ? (
             // Until the host's first snapshot says otherwise, the chat may well have a task in it.

@@ -50,6 +50,16 @@ describe("the empty chat", () => {
     expect(screen.queryByTestId("recent-task")).toBeNull();
   });
 
+  it("shows no task header until there is a task: the mode is in the picker under the input", () => {
+    const store = new ChatStore((fn) => fn());
+    const { container } = render(h(App, { store, history: new HistoryStore() }));
+    const task = { mode: "code", tokensIn: 0, tokensOut: 0, cacheRead: 0, cacheWrite: 0, todos: [] };
+    act(() => store.apply({ type: "chat/snapshot", items: [], busy: false, provider: { kind: "openai", model: "gpt-4.1" }, task }));
+    expect(el(container).querySelector(".task-summary")).toBeNull();
+    act(() => store.apply({ type: "chat/appended", item: { id: "u1", role: "user", text: "Fix the build" } }));
+    expect(el(container).querySelector(".task-title")?.textContent).toBe("Fix the build");
+  });
+
   it("lists this folder's three newest tasks, not the open one; a click reopens the task", () => {
     const { history } = emptyChat();
     act(() =>
