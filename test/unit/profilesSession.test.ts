@@ -110,7 +110,8 @@ describe("a chat's mode and profile choices", () => {
     const { choices } = setup();
     follow(choices, choices.start(defaults()));
     expect(choices.pickers()).toEqual({
-      modes: BUILTIN_MODES.map((m) => ({ slug: m.slug, name: m.name })),
+      // Each with its one line on what it is for, for the mode picker.
+      modes: BUILTIN_MODES.map((m) => ({ slug: m.slug, name: m.name, description: m.whenToUse })),
       mode: "code",
       profiles: [
         { name: "default", kind: "openai-compatible", model: "fake-model" },
