@@ -23,8 +23,7 @@ describe("edits reviewed in VS Code's diff editor", () => {
   afterEach(async () => {
     await restore();
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    for (const name of ["review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt", "conf.json", "quiet.txt", "hunks.txt", "stream.txt", "pile-1.txt", "pile-2.txt", "pile-3.txt"])
-      rmSync(path(name), { force: true });
+    for (const name of ["review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt", "conf.json", "quiet.txt", "hunks.txt", "stream.txt"]) rmSync(path(name), { force: true });
   });
 
   it("shows the original on the left and the proposal on the right; Approve writes it and closes the tabs", async () => {
@@ -139,33 +138,6 @@ describe("edits reviewed in VS Code's diff editor", () => {
       await turn.done;
       assert.equal(readFileSync(path("quiet.txt"), "utf8"), "after");
       assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, 0, "no tab was opened");
-    } finally {
-      await undo();
-    }
-  });
-
-  it("three reviewed edits leave one preview tab, not three pinned ones; a tab the user had stays", async () => {
-    const api = await kiln();
-    const undo = await setKiln({ "diagnostics.delayMs": 300 });
-    try {
-      for (const n of [1, 2, 3]) writeFileSync(path(`pile-${n}.txt`), `old ${n}\n`);
-      // The user has pile-3.txt open, pinned: it is theirs and stays as it was.
-      await vscode.window.showTextDocument(vscode.Uri.file(path("pile-3.txt")), { preview: false });
-      for (const n of [1, 2, 3]) {
-        server.enqueue(xmlCall("write_to_file", { path: `pile-${n}.txt`, content: `new ${n}`, line_count: 1 }), { text: COMPLETE });
-        const turn = startTurn(api.sidebar, `Update pile-${n}`);
-        const card = await turn.card();
-        await waitFor("the diff editor", reviewTab);
-        turn.answer(card.id, true);
-        await turn.done;
-        assert.equal(readFileSync(path(`pile-${n}.txt`), "utf8"), `new ${n}\n`);
-      }
-      const texts = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText);
-      const named = texts.map((t) => [(t.input as vscode.TabInputText).uri.path.split("/").pop(), t.isPreview ? "preview" : "pinned"]);
-      assert.deepEqual(named.sort(), [
-        ["pile-2.txt", "preview"],
-        ["pile-3.txt", "pinned"],
-      ]);
     } finally {
       await undo();
     }

@@ -75,8 +75,6 @@ export class DiffEditReview implements EditReview {
     this.o.hunks?.begin(key, edit.original ?? "");
     const file = this.o.toUri(edit.path);
     const waitMs = this.o.diagnosticsDelay();
-    // A tab the review opens is the review's: it must not stay behind, pinned, after each edit.
-    const userHadTab = inTab(file);
     try {
       // The errors the file has now are the baseline of the report after the save.
       const baseline = waitMs > 0 && edit.original !== undefined && !inTab(file) ? diagnosticsSettled(file, waitMs) : undefined;
@@ -103,7 +101,6 @@ export class DiffEditReview implements EditReview {
       const written = await this.writeChecked({ ...edit, userEdited }, final);
       if (!written.written) return { applied: false, notWritten: written.reason };
       const newProblems = settled ? await this.problemsAfter(file, before, settled) : [];
-      if (!userHadTab) await this.backToPreview(file);
       return {
         applied: true,
         content: written.content,
@@ -187,23 +184,6 @@ export class DiffEditReview implements EditReview {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text.startsWith(BOM) ? text.slice(1) : text);
     if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${path} in its editor`);
-  }
-
-  /**
-   * Saving through the file's editor pins its tab (VS Code pins an edited preview), so each reviewed
-   * file would stay open. The saved file goes back to the one preview tab, which the next review's
-   * file replaces: the user sees the result, and tabs do not pile up.
-   */
-  private async backToPreview(file: vscode.Uri): Promise<void> {
-    const key = file.toString();
-    const pinned = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key && !t.isPreview);
-    if (pinned.length === 0 || openDocument(file)?.isDirty) return;
-    try {
-      await vscode.window.tabGroups.close(pinned, true);
-      await this.showQuietly(file);
-    } catch (err) {
-      this.o.logger.warn(`could not return ${key} to a preview tab: ${err instanceof Error ? err.message : String(err)}`);
-    }
   }
 
   /** In a preview tab, keyboard focus staying where the user is typing. */
