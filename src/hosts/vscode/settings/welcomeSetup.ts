@@ -11,7 +11,7 @@ import type { RequestRouter } from "../requestRouter";
 import { KILN, kilnConfiguration, rawSetting } from "./kilnSettings";
 import type { ProfileStore } from "./profileStore";
 import { DEFAULT_PROFILE, validateProfile } from "./profiles";
-import { readLegacySettings } from "./providerConfig";
+import { readLegacySettings, resolveProfileConfig } from "./providerConfig";
 
 /** Set once the welcome was finished or skipped: it never comes back on its own. */
 export const WELCOME_DONE_KEY = "kiln.welcome.done";
@@ -121,10 +121,11 @@ export class WelcomeSetup implements vscode.Disposable {
     return vscode.Disposable.from(...registered);
   }
 
-  /** The form's settings, with the key typed, else the one stored, else the environment's. */
+  /** The form's settings, with the key typed, else what the default profile would use (stored, then the environment's). */
   private async configFor(form: SetupForm): Promise<ProviderConfig> {
-    const apiKey = form.key || (await this.secrets.get(apiKeySecretName(form.kind))) || apiKeyFromEnv(form.kind, this.env);
-    return { kind: form.kind, baseUrl: form.baseUrl, model: form.model, apiKey };
+    const profile = { id: DEFAULT_PROFILE, name: DEFAULT_PROFILE, kind: form.kind, baseUrl: form.baseUrl, model: form.model, protocol: "xml" as const, source: "legacy" as const };
+    const config = await resolveProfileConfig(this.secrets, profile, this.logger);
+    return form.key ? { ...config, apiKey: form.key } : config;
   }
 
   private async finish(form: SetupForm): Promise<{ message: string }> {
