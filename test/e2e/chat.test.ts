@@ -138,15 +138,23 @@ describe("Kiln in code-server, driven by Chromium", () => {
     await sendTask(frame, "Make greet polite");
     // The todo list, the edit and the command each wait for Approve; Enter gives it.
     for (let answered = 0; ; answered++) {
-      const state = await frame.waitForFunction(
-        () =>
-          [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("polite now"))
-            ? "done"
-            : document.querySelector('[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]')
-              ? (document.querySelector('[data-testid="message-tool"][data-status="waiting"]') as HTMLElement).dataset.tool
-              : false,
-        { timeout: 30_000 },
-      );
+      const state = await frame
+        .waitForFunction(
+          () =>
+            [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("polite now"))
+              ? "done"
+              : document.querySelector('[data-testid="message-tool"][data-status="waiting"] [data-testid="approval"]')
+                ? (document.querySelector('[data-testid="message-tool"][data-status="waiting"]') as HTMLElement).dataset.tool
+                : false,
+          { timeout: 30_000 },
+        )
+        .catch(async (err: unknown) => {
+          await workbench.page.screenshot({ path: join(resultsDir, "e2e-tool-cards-failed.png") });
+          const active = await workbench.page.evaluate(() => `${document.activeElement?.tagName}.${document.activeElement?.className}`);
+          throw new Error(
+            `${String(err)}; after ${answered} approvals, the page's focus: ${active}; the model was asked ${server.requests.length} times, ${server.pending} replies left; the last request ended: ${JSON.stringify(server.requests.at(-1)?.body).slice(-600)}; the view shows: ${await frame.evaluate(() => document.body.innerText.slice(-1500))}`,
+          );
+        });
       const what = await state.jsonValue();
       if (what === "done") break;
       expect(answered).toBeLessThan(3);
@@ -192,13 +200,26 @@ describe("Kiln in code-server, driven by Chromium", () => {
     expect(await frame.$eval('[data-testid="diff-block"]', (e) => (e as HTMLElement).innerText)).toContain("+  return `Good day, ${name}!`;");
     expect(await frame.$eval('[data-testid="command-line"]', (e) => (e as HTMLElement).innerText)).toContain("grep -c 'Good day' src/greet.ts");
     expect(readFileSync(join(workbench.workspace!, "src", "greet.ts"), "utf8")).toContain("Good day");
-    // The cards from the top: the chat keeps to the newest, so scroll back before the picture.
-    await frame.$eval('[data-testid="message-tool"]', (e) => e.scrollIntoView({ block: "start" }));
+    // The chat kept to the newest: the completion is in view at its bottom.
+    const inView = (selector: string) =>
+      frame.$eval(selector, (e) => {
+        const box = e.getBoundingClientRect();
+        const list = document.querySelector(".message-list")!.getBoundingClientRect();
+        return box.bottom > list.top && box.top < list.bottom;
+      });
+    expect(await inView('[data-testid="message-completion"]')).toBe(true);
+    // The cards from the top: the user turns the wheel over the chat, and the chat lets go of the newest.
+    const list = (await (await frame.$(".message-list"))!.boundingBox())!;
+    await workbench.page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
+    for (let i = 0; i < 10 && !(await inView('[data-testid="message-tool"]')); i++) await workbench.page.mouse.wheel({ deltaY: -400 });
+    await frame.waitForFunction(() => (document.querySelector(".message-list [data-testid='message-tool']")?.getBoundingClientRect().top ?? -1) >= 0, { timeout: 10_000 });
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-tool-cards.png") });
 
     // Dark, then the narrowest sidebar VS Code allows: every card's status stays inside its card.
     await useColorTheme(workbench.page, "Dark Modern");
     await frame.waitForFunction(() => document.body.classList.contains("vscode-dark"), { timeout: 10_000 });
+    // The new theme measures every row again; the chat stays where the user scrolled it.
+    expect(await inView('[data-testid="message-tool"]')).toBe(true);
     await shootSidebar(workbench.page, "e2e-tool-cards-dark.png");
     await dragSidebarEdge(workbench.page, -200);
     await frame.waitForFunction(() => document.body.clientWidth < 200, { timeout: 10_000 });
@@ -243,6 +264,8 @@ describe("Kiln in code-server, driven by Chromium", () => {
   });
 
   it("the mode picker lists each mode with what it is for; arrows and Enter pick; Edit modes… opens the settings at the modes", async () => {
+    // The pointer out of the way: a mode under it would be the one the arrows move from.
+    await workbench.page.mouse.move(0, 0);
     await frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLElement).click());
     await frame.waitForSelector('[data-testid="mode-popover"]', { visible: true, timeout: 10_000 });
     const listed = await frame.$$eval('[data-testid="mode-option"]', (all) =>

@@ -11,31 +11,53 @@ export const AT_BOTTOM_PX = 40;
  * list as at the bottom, and a row that grows more than 100 ms after a render (a slow layout on a
  * busy machine) makes it count the list as left: it then stopped following for good, so the
  * Approve buttons and the task's completion stayed below the fold, not even rendered. Here only
- * the user's scrolling up lets go of the bottom.
+ * the user's scrolling up lets go of the bottom: a move up right after their wheel, touch, scroll
+ * key or scrollbar drag. A move up with nothing from the user is the list settling (a card taken
+ * away as its completion arrives, rows measured again), and judging those by the scroll alone let
+ * go of the bottom now and then with no one touching it.
  */
 export function useStickToBottom() {
   const list = useRef<VirtuosoHandle>(null);
   const stick = useRef(true);
   const scroller = useRef<HTMLElement | null>(null);
-  const last = useRef({ top: 0, height: 0 });
+  const lastTop = useRef(0);
+  const gesture = useRef({ at: Number.NEGATIVE_INFINITY, dragging: false });
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
     const { scrollTop: top, scrollHeight: height, clientHeight } = el;
     if (height - top - clientHeight <= AT_BOTTOM_PX) stick.current = true;
-    // Moved up with the content's height unchanged: the user scrolled, not a row that shrank.
-    else if (top < last.current.top && height === last.current.height) stick.current = false;
-    last.current = { top, height };
+    else if (top < lastTop.current && byUser(gesture.current)) stick.current = false;
+    lastTop.current = top;
+  }, []);
+
+  const onGesture = useCallback((event: Event) => {
+    if (event instanceof KeyboardEvent && !SCROLL_KEYS.has(event.key)) return;
+    // A press on the scroller itself, not on a row in it, is a press on its scrollbar.
+    if (event.type === "pointerdown") {
+      if (event.target !== scroller.current) return;
+      gesture.current.dragging = true;
+    }
+    gesture.current.at = performance.now();
+  }, []);
+  const onRelease = useCallback(() => {
+    if (gesture.current.dragging) gesture.current = { at: performance.now(), dragging: false };
   }, []);
 
   const scrollerRef = useCallback(
     (el: HTMLElement | Window | null) => {
-      scroller.current?.removeEventListener("scroll", onScroll);
+      const old = scroller.current;
+      old?.removeEventListener("scroll", onScroll);
+      for (const type of GESTURES) old?.removeEventListener(type, onGesture);
+      window.removeEventListener("pointerup", onRelease);
       scroller.current = el instanceof HTMLElement ? el : null;
-      scroller.current?.addEventListener("scroll", onScroll, { passive: true });
+      if (!scroller.current) return;
+      scroller.current.addEventListener("scroll", onScroll, { passive: true });
+      for (const type of GESTURES) scroller.current.addEventListener(type, onGesture, { passive: true });
+      window.addEventListener("pointerup", onRelease);
     },
-    [onScroll],
+    [onScroll, onGesture, onRelease],
   );
 
   // Called by Virtuoso when rows are added: whether to follow them whatever it thinks of the bottom.
@@ -47,4 +69,13 @@ export function useStickToBottom() {
   }, []);
 
   return { ref: list, scrollerRef, followOutput, totalListHeightChanged };
+}
+
+const GESTURES = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
+const SCROLL_KEYS = new Set(["ArrowUp", "PageUp", "Home", " "]);
+/** How long after a wheel turn or a key press its scrolling may still arrive (smooth scrolling). */
+const GESTURE_MS = 600;
+
+function byUser(gesture: { at: number; dragging: boolean }): boolean {
+  return gesture.dragging || performance.now() - gesture.at < GESTURE_MS;
 }
