@@ -239,6 +239,22 @@ describe("Kiln in code-server, driven by Chromium", () => {
         .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")}[${(e as HTMLElement).dataset.testid ?? ""}] ${Math.round(e.getBoundingClientRect().right)}`),
     );
     expect(wider, `wider than the sidebar (${await frame.evaluate(() => document.documentElement.clientWidth)} px)`).toEqual([]);
+    // Under the input: the mode by its icon (named to a screen reader), the profile with the room, and
+    // the auto-approve summary whole on a line of its own rather than cut to nothing beside the switch.
+    const footer = await frame.evaluate(() => {
+      const width = (selector: string) => document.querySelector(selector)!.getBoundingClientRect().width;
+      const text = document.querySelector(".approve-bar-text") as HTMLElement;
+      return {
+        modeName: width(".mode-button-name"),
+        modeLabel: document.querySelector('[data-testid="mode-picker"]')!.getAttribute("aria-label"),
+        // The profile takes the rest of the row, beside the icon-sized mode button.
+        profileWider: width(".kp-pickers select") > 1.5 * width('[data-testid="mode-picker"]'),
+        profileToEdge: Math.abs(document.querySelector(".kp-pickers select")!.getBoundingClientRect().right - document.querySelector(".approve-bar")!.getBoundingClientRect().right) < 2,
+        summary: text.innerText,
+        summaryWhole: text.getBoundingClientRect().width > 0 && text.scrollWidth <= text.clientWidth,
+      };
+    });
+    expect(footer).toEqual({ modeName: 0, modeLabel: "Mode: Code", profileWider: true, profileToEdge: true, summary: "read files", summaryWhole: true });
     await shootSidebar(workbench.page, "e2e-tool-cards-narrow.png");
     await dragSidebarEdge(workbench.page, 200);
     await frame.waitForFunction(() => document.body.clientWidth > 250, { timeout: 10_000 });

@@ -23,7 +23,8 @@ describe("edits reviewed in VS Code's diff editor", () => {
   afterEach(async () => {
     await restore();
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    for (const name of ["review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt", "conf.json", "quiet.txt", "hunks.txt", "stream.txt"]) rmSync(path(name), { force: true });
+    for (const name of ["first.json", "second.json", "review.txt", "crlf.txt", "never.txt", "edited.txt", "dirty.txt", "conf.json", "quiet.txt", "hunks.txt", "stream.txt"])
+      rmSync(path(name), { force: true });
   });
 
   it("shows the original on the left and the proposal on the right; Approve writes it and closes the tabs", async () => {
@@ -121,6 +122,30 @@ describe("edits reviewed in VS Code's diff editor", () => {
     assert.match(told, /New problems in conf.json after this edit/);
     assert.match(told, /4:7 Colon expected/);
     assert.doesNotMatch(told, /Property expected/, "the error that was there before is not reported as new");
+  });
+
+  it("edits to several files leave no tab pinned: each file shows in the one preview tab, with its new text", async () => {
+    const api = await kiln();
+    writeFileSync(path("first.json"), '{ "a": 1 }\n');
+    writeFileSync(path("second.json"), '{ "b": 1 }\n');
+    server.enqueue(xmlCall("write_to_file", { path: "first.json", content: '{ "a": 2 }', line_count: 1 }), xmlCall("write_to_file", { path: "second.json", content: '{ "b": 2 }', line_count: 1 }), {
+      text: COMPLETE,
+    });
+    const turn = startTurn(api.sidebar, "Bump both");
+    turn.answer((await turn.card()).id, true);
+    await waitFor("the second review", () => (reviewTab()?.modified.path.endsWith("second.json") ? true : undefined));
+    turn.answer((await turn.card("the second card")).id, true);
+    await turn.done;
+    assert.equal(readFileSync(path("second.json"), "utf8"), '{ "b": 2 }\n');
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText);
+    assert.deepEqual(
+      tabs.map((t) => [t.label, t.isPreview]),
+      [["second.json", true]],
+      "the first file's tab gave way to the second's",
+    );
+    const shown = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === path("second.json"));
+    assert.equal(shown?.getText(), '{ "b": 2 }\n', "the editor shows the saved file");
+    assert.equal(shown?.isDirty, false);
   });
 
   it("with kiln.edits.openDiffEditor off, the card alone reviews the edit and no editor opens", async () => {

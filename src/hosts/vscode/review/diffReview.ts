@@ -13,6 +13,8 @@ import { newReviewKey, reviewUris, StreamingDiffs } from "./streamingDiff";
 const BOM = "\uFEFF";
 /** Typing on the right side sends the card a new diff this often at most. */
 const REVISE_MS = 150;
+/** How long an editor may take to load a file written on disk before the diagnostics are read anyway. */
+const RELOAD_MS = 3000;
 
 /** The open document of a URI, if any (its text may differ from the disk: unsaved changes). */
 export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -20,9 +22,38 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
 }
 
-function inTab(uri: vscode.Uri): boolean {
+function tabsOf(uri: vscode.Uri): vscode.Tab[] {
   const key = uri.toString();
-  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key);
+}
+
+/** Whether the file's open document, if any, holds `text` (a BOM is never part of an editor's text). */
+function holds(uri: vscode.Uri, text: string): boolean {
+  const doc = openDocument(uri);
+  return !doc || doc.getText() === (text.startsWith(BOM) ? text.slice(1) : text);
+}
+
+function onlyInPreview(uri: vscode.Uri): boolean {
+  const tabs = tabsOf(uri);
+  return tabs.length > 0 && tabs.every((t) => t.isPreview);
+}
+
+/** Resolves true once `doc` holds `text` (an editor reloading a file written on disk), false after RELOAD_MS. */
+function showsText(doc: vscode.TextDocument, text: string): Promise<boolean> {
+  if (doc.getText() === text) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (shown: boolean) => {
+      listener.dispose();
+      clearTimeout(timer);
+      resolve(shown);
+    };
+    const listener = vscode.workspace.onDidChangeTextDocument((event) => event.document === doc && doc.getText() === text && done(true));
+    const timer = setTimeout(() => done(doc.getText() === text), RELOAD_MS);
+  });
+}
+
+function inTab(uri: vscode.Uri): boolean {
+  return tabsOf(uri).length > 0;
 }
 
 export interface DiffReviewOptions {
@@ -96,7 +127,9 @@ export class DiffEditReview implements EditReview {
       if (!decision.approved) return { applied: false, feedback: decision.feedback };
       await baseline;
       const before = errorsOf(file);
-      const settled = waitMs > 0 ? diagnosticsSettled(file, waitMs) : undefined;
+      // A file in a preview tab is written on disk and its editor reloads it (write()): the
+      // diagnostics of the text before the reload are not the edit's.
+      const settled = waitMs > 0 ? diagnosticsSettled(file, waitMs, () => holds(file, final)) : undefined;
       const userEdited = final !== edit.proposed;
       const written = await this.writeChecked({ ...edit, userEdited }, final);
       if (!written.written) return { applied: false, notWritten: written.reason };
@@ -176,11 +209,21 @@ export class DiffEditReview implements EditReview {
    * An editor that holds the file in the encoding the edit was read in gets the new text and saves
    * it, so it neither goes stale nor conflicts with the disk; otherwise the file is written
    * atomically, in that encoding (an editor without unsaved changes then shows the new file).
+   * A file shown only in preview tabs (the review opens it in one for its diagnostics) is written
+   * on disk too: an edit through its editor would pin the tab, and every edited file would stay
+   * open in a tab of its own.
    */
   private async write(path: string, text: string, encoding: string): Promise<void> {
     const uri = this.o.toUri(path);
     const doc = openDocument(uri);
     if (!doc || encodingId(doc.encoding) !== encodingId(encoding)) return this.o.fs.writeFile(path, encodeText(text, encoding));
+    if (!doc.isDirty && onlyInPreview(uri)) {
+      const shown = showsText(doc, text.startsWith(BOM) ? text.slice(1) : text);
+      await this.o.fs.writeFile(path, encodeText(text, encoding));
+      // The diagnostics after the save are of the new text: wait for the editor to load it.
+      if (!(await shown)) this.o.logger.warn(`the editor of ${path} did not load the saved edit within ${RELOAD_MS / 1000} s`);
+      return;
+    }
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text.startsWith(BOM) ? text.slice(1) : text);
     if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${path} in its editor`);

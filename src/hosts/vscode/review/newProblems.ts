@@ -21,9 +21,10 @@ function describe(d: vscode.Diagnostic): string {
 
 /**
  * Resolves once the file's diagnostics have changed and then gone quiet, or after `waitMs`. Started
- * before the save, so the language tools' first answer is not missed.
+ * before the save, so the language tools' first answer is not missed. `current`: whether the
+ * document holds the text to judge yet; changes before it does (the old text's) are not counted.
  */
-export function diagnosticsSettled(uri: vscode.Uri, waitMs: number): Promise<void> {
+export function diagnosticsSettled(uri: vscode.Uri, waitMs: number, current: () => boolean = () => true): Promise<void> {
   const key = uri.toString();
   return new Promise((resolve) => {
     let quiet: ReturnType<typeof setTimeout> | undefined;
@@ -35,7 +36,7 @@ export function diagnosticsSettled(uri: vscode.Uri, waitMs: number): Promise<voi
     };
     const limit = setTimeout(done, waitMs);
     const listener = vscode.languages.onDidChangeDiagnostics((event) => {
-      if (!event.uris.some((u) => u.toString() === key)) return;
+      if (!event.uris.some((u) => u.toString() === key) || !current()) return;
       clearTimeout(quiet);
       quiet = setTimeout(done, QUIET_MS);
     });
