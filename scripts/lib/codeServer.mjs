@@ -73,10 +73,11 @@ export function freePort() {
 
 /**
  * workspaceTrust: VS Code's Workspace Trust on (folders open in Restricted Mode until trusted); off by default.
- * @param {{ profile: ReturnType<typeof makeProfile>, env?: Record<string, string>, port?: number, log?: (line: string) => void, workspaceTrust?: boolean }} options
+ * locale: the display language (code-server's --locale), which picks the extensions' translations.
+ * @param {{ profile: ReturnType<typeof makeProfile>, env?: Record<string, string>, port?: number, log?: (line: string) => void, workspaceTrust?: boolean, locale?: string }} options
  * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
  */
-export async function startCodeServer({ profile, env = {}, port, log = () => undefined, workspaceTrust = false }) {
+export async function startCodeServer({ profile, env = {}, port, log = () => undefined, workspaceTrust = false, locale }) {
   const chosen = port ?? /** @type {number} */ (await freePort());
   const child = spawn(
     codeServerBin,
@@ -88,6 +89,7 @@ export async function startCodeServer({ profile, env = {}, port, log = () => und
       "--disable-telemetry",
       "--disable-update-check",
       ...(workspaceTrust ? [] : ["--disable-workspace-trust"]),
+      ...(locale ? ["--locale", locale] : []),
       "--disable-getting-started-override",
       "--config",
       profile.config,

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Browser, ElementHandle, Frame, Page } from "puppeteer-core";
@@ -19,15 +19,28 @@ export interface Workbench {
 /**
  * code-server with the packaged vsix installed (as a user would), opened in Chromium. `files` (paths
  * relative to the workspace) are written into the workspace before it opens. workspaceTrust: the
- * folder opens untrusted (Restricted Mode), as a freshly cloned one does.
+ * folder opens untrusted (Restricted Mode), as a freshly cloned one does. locale: the display
+ * language; installed(dir) sees the installed extension's folder before code-server starts;
+ * alsoInstall: other extensions' vsix files (a language pack).
  */
-export async function openWorkbench(settings: Record<string, unknown>, files: Record<string, string> = {}, options: { workspaceTrust?: boolean } = {}): Promise<Workbench> {
+export async function openWorkbench(
+  settings: Record<string, unknown>,
+  files: Record<string, string> = {},
+  options: { workspaceTrust?: boolean; locale?: string; installed?: (extensionDir: string) => void; alsoInstall?: readonly string[] } = {},
+): Promise<Workbench> {
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const vsix = join(root, `kiln-${version}.vsix`);
   if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package first`);
   mkdirSync(resultsDir, { recursive: true });
   const profile = makeProfile("kiln-e2e-");
   installExtension(profile, vsix);
+  for (const other of options.alsoInstall ?? []) installExtension(profile, other);
+  options.installed?.(
+    join(
+      profile.extensionsDir,
+      readdirSync(profile.extensionsDir).find((name) => name.startsWith("kiln.kiln-"))!,
+    ),
+  );
   writeUserSettings(profile, settings);
   const workspace = join(mkdtempSync(join(tmpdir(), "kiln-e2e-ws-")), "workspace");
   cpSync(join(root, "test", "fixtures", "workspace"), workspace, { recursive: true });
@@ -35,7 +48,7 @@ export async function openWorkbench(settings: Record<string, unknown>, files: Re
     mkdirSync(dirname(join(workspace, path)), { recursive: true });
     writeFileSync(join(workspace, path), text);
   }
-  const server = await startCodeServer({ profile, workspaceTrust: options.workspaceTrust === true });
+  const server = await startCodeServer({ profile, workspaceTrust: options.workspaceTrust === true, ...(options.locale && { locale: options.locale }) });
   const opened = await openInChromium(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
   return {
     ...opened,
@@ -56,9 +69,12 @@ export async function openInChromium(url: string): Promise<Workbench> {
   return { page, browser, close: () => browser.close() };
 }
 
-/** Clicks the Kiln activity-bar entry (unless its view is open) and returns the chat webview's inner frame. */
-export async function openKilnView(page: Page): Promise<Frame> {
-  const entry = await page.waitForSelector('.activitybar a.action-label[aria-label^="Kiln"]', { timeout: 60_000 });
+/**
+ * Clicks the Kiln activity-bar entry (unless its view is open) and returns the chat webview's inner
+ * frame. `name`: the entry's name in the display language.
+ */
+export async function openKilnView(page: Page, name = "Kiln"): Promise<Frame> {
+  const entry = await page.waitForSelector(`.activitybar a.action-label[aria-label^="${name}"]`, { timeout: 60_000 });
   const open = await entry!.evaluate((e) => e.closest(".action-item")?.classList.contains("checked") ?? false);
   if (!open) await entry!.click();
   return kilnFrame(page);

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { memo, useCallback, useState, useSyncExternalStore } from "react";
 import { Virtuoso } from "react-virtuoso";
 import type { ChatItem } from "../../src/shared/protocol/chat";
@@ -36,7 +37,7 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
   return (
     <div className="app">
       {/* One toolbar: New task, MCP servers, history and settings are the view's title icons. */}
-      {view !== "chat" && <BackToChat title={view === "mcp" ? "MCP servers" : "Task history"} store={mcp} />}
+      {view !== "chat" && <BackToChat title={view === "mcp" ? l10n.t("MCP servers") : l10n.t("Task history")} store={mcp} />}
       {view === "mcp" && <McpView store={mcp} />}
       {view === "history" && <HistoryView store={history} onOpened={() => mcp.show("chat")} />}
       {/* Hidden rather than unmounted under the other views, so a draft and the scroll position stay. */}
@@ -85,8 +86,8 @@ export function App({ store, mcp: given, history: givenHistory }: { store: ChatS
 function BackToChat({ title, store }: { title: string; store: McpStore }) {
   return (
     <div className="view-bar">
-      <button className="link-button" data-testid="back-to-chat" title="Back to the chat" onClick={() => store.show("chat")}>
-        <span className="codicon codicon-arrow-left" aria-hidden="true" /> Chat
+      <button className="link-button" data-testid="back-to-chat" title={l10n.t("Back to the chat")} onClick={() => store.show("chat")}>
+        <span className="codicon codicon-arrow-left" aria-hidden="true" /> {l10n.t("Chat")}
       </button>
       <h1 className="view-bar-title">{title}</h1>
     </div>

@@ -7,6 +7,7 @@ import type { InputRequest } from "./store";
 import { Pickers } from "./settings/Pickers";
 import { useInputPicker } from "./InputPicker";
 import { send } from "./vscodeApi";
+import * as l10n from "@vscode/l10n";
 
 interface Props {
   busy: boolean;
@@ -47,16 +48,16 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
     const candidates = files.filter((f) => f.type.startsWith("image/"));
     if (candidates.length === 0) return;
     if (!images) {
-      setProblem(`${model || "This model"} does not take images; pick a vision model to attach them.`);
+      setProblem(model ? l10n.t("{0} does not take images; pick a vision model to attach them.", model) : l10n.t("This model does not take images; pick a vision model to attach them."));
       return;
     }
     const room = roomFor(attached.length);
     const read = await Promise.all(candidates.slice(0, room).map(readImageFile));
     const good = read.flatMap((r) => (r.ok ? [r.image] : []));
     const reasons = read.flatMap((r) => (r.ok ? [] : [r.reason]));
-    if (candidates.length > room) reasons.push(`at most ${attached.length + room} images per message`);
+    if (candidates.length > room) reasons.push(l10n.t("at most {0} images per message", attached.length + room));
     setAttached((current) => [...current, ...good].slice(0, current.length + room));
-    setProblem(reasons.length > 0 ? `Not attached: ${reasons.join("; ")}.` : undefined);
+    setProblem(reasons.length > 0 ? l10n.t("Not attached: {0}.", reasons.join("; ")) : undefined);
   };
 
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
@@ -101,8 +102,8 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
         <div className="attachments" data-testid="attachments">
           {attached.map((image, index) => (
             <span className="attachment" key={index}>
-              <img src={`data:${image.mediaType};base64,${image.data}`} alt={`Attached image ${index + 1}`} />
-              <button className="icon-button" aria-label={`Remove image ${index + 1}`} onClick={() => setAttached((all) => all.filter((_, i) => i !== index))}>
+              <img src={`data:${image.mediaType};base64,${image.data}`} alt={l10n.t("Attached image {0}", index + 1)} />
+              <button className="icon-button" aria-label={l10n.t("Remove image {0}", index + 1)} onClick={() => setAttached((all) => all.filter((_, i) => i !== index))}>
                 ×
               </button>
             </span>
@@ -119,13 +120,15 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
         <textarea
           ref={inputRef}
           data-testid="chat-input"
-          aria-label="Message Kiln"
+          aria-label={l10n.t("Message Kiln")}
           placeholder={
             waitingCard
-              ? "Enter approves the waiting call, Escape to reject with feedback; or type a message to queue"
+              ? l10n.t("Enter approves the waiting call, Escape to reject with feedback; or type a message to queue")
               : busy
-                ? "Type a message to queue; it goes to Kiln when it is ready"
-                : `Type a task (Enter to send, Shift+Enter for a new line${images ? "; paste or drop images" : ""})`
+                ? l10n.t("Type a message to queue; it goes to Kiln when it is ready")
+                : images
+                  ? l10n.t("Type a task (Enter to send, Shift+Enter for a new line; paste or drop images)")
+                  : l10n.t("Type a task (Enter to send, Shift+Enter for a new line)")
           }
           value={text}
           rows={3}
@@ -140,12 +143,12 @@ export function ChatInput({ busy, waitingCard, queued = [], queuePaused = false,
         <div className="input-buttons">
           {(!busy || hasInput) && (
             <button data-testid="send" disabled={!hasInput} onClick={submit}>
-              {busy ? "Queue" : "Send"}
+              {busy ? l10n.t("Queue") : l10n.t("Send")}
             </button>
           )}
           {busy && (
             <button data-testid="stop" className="secondary" onClick={() => send({ type: "chat/cancel" })}>
-              Stop
+              {l10n.t("Stop")}
             </button>
           )}
         </div>

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useRef, useState, type ComponentProps } from "react";
 import type { ExtraProps } from "react-markdown";
 
@@ -36,7 +37,7 @@ export function CodeBlock({ node, children }: ComponentProps<"pre"> & ExtraProps
 }
 
 /** Copies on click and says so for a moment. `text` is a function: the copy is made only when asked. */
-export function CopyButton({ text, label = "Copy" }: { text: () => string; label?: string }) {
+export function CopyButton({ text, label }: { text: () => string; label?: string }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -51,8 +52,8 @@ export function CopyButton({ text, label = "Copy" }: { text: () => string; label
     );
   };
   return (
-    <button className="copy-button" data-testid="copy" title="Copy to the clipboard" onClick={copy}>
-      {copied ? "Copied" : label}
+    <button className="copy-button" data-testid="copy" title={l10n.t("Copy to the clipboard")} onClick={copy}>
+      {copied ? l10n.t("Copied") : (label ?? l10n.t("Copy"))}
     </button>
   );
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type RefObject } from "react";
 import type { MentionMatch } from "../../src/shared/protocol/messages";
 import { request } from "./chatRequests";
@@ -96,10 +97,10 @@ export function useInputPicker(text: string, setText: (text: string) => void, in
 
 function PickerList({ kind, items, active, onPick, onHover }: { kind: "mention" | "command"; items: PickerItem[]; active: number; onPick(item: PickerItem): void; onHover(index: number): void }) {
   return (
-    <ul id={LIST_ID} className="input-picker" role="listbox" aria-label={kind === "mention" ? "Mention a file, folder or source" : "Slash commands"} data-testid="input-picker">
+    <ul id={LIST_ID} className="input-picker" role="listbox" aria-label={kind === "mention" ? l10n.t("Mention a file, folder or source") : l10n.t("Slash commands")} data-testid="input-picker">
       {items.length === 0 && (
         <li className="input-picker-empty" role="option" aria-selected={false} aria-disabled={true}>
-          {kind === "mention" ? "No matching files" : "No matching commands"}
+          {kind === "mention" ? l10n.t("No matching files") : l10n.t("No matching commands")}
         </li>
       )}
       {items.map((item, index) => (

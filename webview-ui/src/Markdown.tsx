@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { memo, useMemo, type ComponentProps, type MouseEvent } from "react";
 import ReactMarkdown, { type Components, type ExtraProps, type Options } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
@@ -27,7 +28,7 @@ function Link({ href, children, title }: ComponentProps<"a"> & ExtraProps) {
     if (web) send({ type: "chat/openLink", url: href });
   };
   return (
-    <a href={href} title={web ? (title ?? href) : "Only web links open from the chat"} onClick={open}>
+    <a href={href} title={web ? (title ?? href) : l10n.t("Only web links open from the chat")} onClick={open}>
       {children}
     </a>
   );
@@ -36,7 +37,7 @@ function Link({ href, children, title }: ComponentProps<"a"> & ExtraProps) {
 /** Images would load from wherever the model points (the CSP blocks them anyway): shown as a link. */
 function Image({ src, alt }: ComponentProps<"img"> & ExtraProps) {
   const url = typeof src === "string" ? src : undefined;
-  return <Link href={url}>{`[image: ${alt || url || "?"}]`}</Link>;
+  return <Link href={url}>{l10n.t("[image: {0}]", alt || url || "?")}</Link>;
 }
 
 const components: Components = { a: Link, img: Image, pre: CodeBlock };

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { AssistantItem, ChatItem } from "../../src/shared/protocol/chat";
 import { Collapsible } from "./cards/Collapsible";
 import { McpRequestCard } from "./cards/McpRequestCard";
@@ -23,7 +24,7 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
             <div className="user-images">
               {item.images.map((src, i) => (
                 // Only data: URLs of the four image types are shown (the CSP allows data: images).
-                <img key={i} src={/^data:image\/(png|jpeg|gif|webp);base64,/.test(src) ? src : ""} alt={`Image ${i + 1} sent with the message`} />
+                <img key={i} src={/^data:image\/(png|jpeg|gif|webp);base64,/.test(src) ? src : ""} alt={l10n.t("Image {0} sent with the message", i + 1)} />
               ))}
             </div>
           )}
@@ -49,7 +50,7 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
             {(item.error.kind === "no_key" || item.error.kind === "auth") && <FixKey busy={busy} />}
             {item.error.retryable && (
               <button data-testid="retry" className={item.error.kind === "auth" || item.error.kind === "no_key" ? "secondary" : undefined} disabled={busy} onClick={() => send({ type: "chat/retry" })}>
-                Retry
+                {l10n.t("Retry")}
               </button>
             )}
             {item.error.kind === "budget" && item.error.limit && <RaiseBudget limit={item.error.limit} />}
@@ -63,11 +64,16 @@ export function Message({ item, busy, last }: { item: ChatItem; busy: boolean; l
 function FixKey({ busy }: { busy: boolean }) {
   return (
     <>
-      <button data-testid="set-api-key" disabled={busy} title="Paste the key; it is kept in VS Code's secret storage and the request goes again" onClick={() => send({ type: "chat/setApiKey" })}>
-        Set API key
+      <button
+        data-testid="set-api-key"
+        disabled={busy}
+        title={l10n.t("Paste the key; it is kept in VS Code's secret storage and the request goes again")}
+        onClick={() => send({ type: "chat/setApiKey" })}
+      >
+        {l10n.t("Set API key")}
       </button>
       <button className="secondary" data-testid="open-settings" onClick={() => send({ type: "chat/openSettings" })}>
-        Open settings
+        {l10n.t("Open settings")}
       </button>
     </>
   );
@@ -76,8 +82,8 @@ function FixKey({ busy }: { busy: boolean }) {
 /** A budget stopped the task: the setting opens to raise it, then Resume (in the header) goes on. */
 function RaiseBudget({ limit }: { limit: "maxTokens" | "maxCost" | "maxInputPerRequest" }) {
   return (
-    <button className="secondary" data-testid="raise-budget" title="Open the setting of this budget; raise it, then Resume" onClick={() => send({ type: "chat/raiseBudget", limit })}>
-      Raise budget
+    <button className="secondary" data-testid="raise-budget" title={l10n.t("Open the setting of this budget; raise it, then Resume")} onClick={() => send({ type: "chat/raiseBudget", limit })}>
+      {l10n.t("Raise budget")}
     </button>
   );
 }
@@ -88,7 +94,7 @@ function Assistant({ item }: { item: AssistantItem }) {
   return (
     <div className="message assistant" data-testid="message-assistant" data-partial={item.partial ? "true" : "false"}>
       {item.reasoning && (
-        <Collapsible className="reasoning" testId="reasoning" autoOpen={thinking} summary={thinking ? "Reasoning…" : "Reasoning"}>
+        <Collapsible className="reasoning" testId="reasoning" autoOpen={thinking} summary={thinking ? l10n.t("Reasoning…") : l10n.t("Reasoning")}>
           {() => <div className="reasoning-text">{item.reasoning}</div>}
         </Collapsible>
       )}
@@ -126,7 +132,7 @@ function Question({ item, answerable }: { item: QuestionItem; answerable: boolea
               }}
             >
               {s.text}
-              {s.mode && <span className="suggestion-mode"> (switch to {modeName(s.mode)})</span>}
+              {s.mode && <span className="suggestion-mode"> {l10n.t("(switch to {0})", modeName(s.mode))}</span>}
             </button>
           ))}
         </div>
@@ -142,20 +148,20 @@ function Completion({ item }: { item: CompletionItem }) {
     <div className="message completion" data-testid="message-completion">
       <div className="completion-title">
         <span className="codicon codicon-pass" aria-hidden="true" />
-        Task completed
+        {l10n.t("Task completed")}
       </div>
       <Markdown text={item.result} />
       {command && (
         <div className="completion-command">
           <code>{command}</code>
-          <button data-testid="run-command" title="Run in a Kiln terminal" onClick={() => send({ type: "chat/runCommand", command })}>
-            Run
+          <button data-testid="run-command" title={l10n.t("Run in a Kiln terminal")} onClick={() => send({ type: "chat/runCommand", command })}>
+            {l10n.t("Run")}
           </button>
         </div>
       )}
       <div className="completion-actions">
         <button className="secondary" data-testid="new-task" onClick={() => send({ type: "chat/newTask" })}>
-          Start new task
+          {l10n.t("Start new task")}
         </button>
       </div>
     </div>

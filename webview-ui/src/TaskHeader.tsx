@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { TaskInfo } from "../../src/shared/protocol/messages";
 import type { Retrying } from "./store";
+import * as l10n from "@vscode/l10n";
 import { send } from "./vscodeApi";
 
 function count(n: number): string {
@@ -12,7 +13,7 @@ function ContextBar({ context }: { context: NonNullable<TaskInfo["context"]> }) 
   const window = Math.max(1, context.window);
   const used = Math.min(100, (context.used / window) * 100);
   const reserved = Math.min(100 - used, (context.reserved / window) * 100);
-  const label = `Context: ${count(context.used)} of ${count(context.window)} tokens used, ${count(context.reserved)} kept for the reply`;
+  const label = l10n.t("Context: {0} of {1} tokens used, {2} kept for the reply", count(context.used), count(context.window), count(context.reserved));
   return (
     <div className="context" data-testid="context" title={label} aria-label={label} role="meter" aria-valuemin={0} aria-valuemax={context.window} aria-valuenow={context.used}>
       <span className="context-text">
@@ -47,28 +48,35 @@ export function TaskSummary({ task, title, busy = false }: { task: TaskInfo | un
         {used && (
           <span data-testid="usage">
             ↑{count(task.tokensIn)} ↓{count(task.tokensOut)}
-            {cached && <span title={`cache: ${task.cacheRead} tokens read, ${task.cacheWrite} written`}>{` · cache ${count(task.cacheRead)}/${count(task.cacheWrite)}`}</span>}
+            {cached && (
+              <span title={l10n.t("cache: {0} tokens read, {1} written", task.cacheRead, task.cacheWrite)}>{` · ${l10n.t("cache {0}/{1}", count(task.cacheRead), count(task.cacheWrite))}`}</span>
+            )}
             {task.cost !== undefined && ` · $${task.cost < 0.01 ? task.cost.toFixed(4) : task.cost.toFixed(2)}`}
           </span>
         )}
         {busy && (
-          <button className="icon-button" data-testid="cancel-task" title="Cancel the task" onClick={() => send({ type: "chat/cancel" })}>
-            Cancel
+          <button className="icon-button" data-testid="cancel-task" title={l10n.t("Cancel the task")} onClick={() => send({ type: "chat/cancel" })}>
+            {l10n.t("Cancel")}
           </button>
         )}
         {(task.changedFiles ?? 0) > 0 && (
-          <button className="icon-button" data-testid="review-changes" title="See each file's changes since the task began, and revert any" onClick={() => send({ type: "chat/reviewChanges" })}>
-            {task.changedFiles === 1 ? "1 file changed" : `${task.changedFiles} files changed`}
+          <button
+            className="icon-button"
+            data-testid="review-changes"
+            title={l10n.t("See each file's changes since the task began, and revert any")}
+            onClick={() => send({ type: "chat/reviewChanges" })}
+          >
+            {task.changedFiles === 1 ? l10n.t("1 file changed") : l10n.t("{0} files changed", task.changedFiles ?? 0)}
           </button>
         )}
         {!busy && task.context && (
-          <button className="icon-button" data-testid="condense-task" title="Summarise the conversation so far to free context" onClick={() => send({ type: "chat/condense" })}>
-            Condense
+          <button className="icon-button" data-testid="condense-task" title={l10n.t("Summarise the conversation so far to free context")} onClick={() => send({ type: "chat/condense" })}>
+            {l10n.t("Condense")}
           </button>
         )}
         {resumable && (
-          <button className="icon-button" data-testid="resume-task" title="Go on where the task stopped" onClick={() => send({ type: "chat/resume" })}>
-            Resume
+          <button className="icon-button" data-testid="resume-task" title={l10n.t("Go on where the task stopped")} onClick={() => send({ type: "chat/resume" })}>
+            {l10n.t("Resume")}
           </button>
         )}
       </div>
@@ -98,7 +106,7 @@ export function RetryNotice({ retrying }: { retrying: Retrying | undefined }) {
   const seconds = Math.max(0, Math.ceil((retrying.at - now) / 1000));
   return (
     <div className="notice" data-testid="retrying">
-      {retrying.reason} Retrying in {seconds} s (attempt {retrying.attempt} of {retrying.of}).
+      {retrying.reason} {l10n.t("Retrying in {0} s (attempt {1} of {2}).", seconds, retrying.attempt, retrying.of)}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useState } from "react";
 import type { ChatItem } from "../../src/shared/protocol/chat";
 
@@ -27,9 +28,9 @@ export function Thinking() {
   return (
     <div className="waiting" data-testid="waiting">
       <span className="waiting-dot" aria-hidden="true" />
-      Thinking…
+      {l10n.t("Thinking…")}
       {/* Hidden from screen readers: the chat is a live region, and a tick a second is noise. */}
-      <span aria-hidden="true">{seconds >= 1 ? ` ${seconds} s` : ""}</span>
+      <span aria-hidden="true">{seconds >= 1 ? ` ${l10n.t("{0} s", seconds)}` : ""}</span>
     </div>
   );
 }

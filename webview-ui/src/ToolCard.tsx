@@ -1,19 +1,30 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useRef, useState } from "react";
 import type { CallControl, ToolItem, ToolStatus } from "../../src/shared/protocol/chat";
 import { toolHeading, type ToolView } from "../../src/shared/toolView";
 import { Collapsible } from "./cards/Collapsible";
 import { diffStats, unifiedLineKind } from "./cards/diffText";
 import { ToolBody } from "./cards/ToolBody";
+import { slot, withSlots } from "./l10nSlots";
 import { send } from "./vscodeApi";
 
-const STATUS_LABEL: Record<ToolStatus, string> = {
-  streaming: "streaming",
-  waiting: "waiting",
-  running: "running",
-  done: "done",
-  denied: "denied",
-  error: "failed",
-};
+/** The state a card's badge shows. */
+function statusLabel(status: ToolStatus): string {
+  switch (status) {
+    case "streaming":
+      return l10n.t("streaming");
+    case "waiting":
+      return l10n.t("waiting");
+    case "running":
+      return l10n.t("running");
+    case "done":
+      return l10n.t("done");
+    case "denied":
+      return l10n.t("denied");
+    case "error":
+      return l10n.t("failed");
+  }
+}
 
 /** The call as its tool presents it; a card saved without a view shows its name and parameters. */
 function viewOf(item: ToolItem): ToolView {
@@ -29,7 +40,7 @@ function Target({ view }: { view: ToolView }) {
         className="tool-target"
         href="#"
         data-testid="tool-link"
-        title={`Open ${link.path}`}
+        title={l10n.t("Open {0}", link.path)}
         onClick={(event) => {
           event.preventDefault();
           send({ type: "chat/openFile", path: link.path, ...(link.line !== undefined && { line: link.line }) });
@@ -62,7 +73,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           </>
         )}{" "}
         <span className={`tool-status status-${item.status}`} data-testid="tool-status">
-          {STATUS_LABEL[item.status]}
+          {statusLabel(item.status)}
         </span>
       </div>
       <ToolBody body={view.body} status={item.status} folded={waiting && item.approval?.diff !== undefined} />
@@ -106,20 +117,20 @@ function CallControls({ id, controls, command }: { id: string; controls: readonl
         <button
           className="secondary"
           data-testid="call-continue"
-          title="The model gets the output so far and goes on; the command keeps running"
+          title={l10n.t("The model gets the output so far and goes on; the command keeps running")}
           onClick={() => send({ type: "chat/callControl", id, control: "continue" })}
         >
-          Continue while running
+          {l10n.t("Continue while running")}
         </button>
       )}
       {controls.includes("stop") && (
-        <button className="secondary" data-testid="call-stop" title="End this command; the task goes on" onClick={() => send({ type: "chat/callControl", id, control: "stop" })}>
-          Stop
+        <button className="secondary" data-testid="call-stop" title={l10n.t("End this command; the task goes on")} onClick={() => send({ type: "chat/callControl", id, control: "stop" })}>
+          {l10n.t("Stop")}
         </button>
       )}
       {command && (
         <button className="link-button" data-testid="show-terminal" onClick={() => send({ type: "chat/showTerminal" })}>
-          Show terminal
+          {l10n.t("Show terminal")}
         </button>
       )}
     </div>
@@ -131,7 +142,15 @@ function CallControls({ id, controls, command }: { id: string; controls: readonl
  * the card's note already says why in a sentence (a mode or a rule refused it).
  */
 function ToolResult({ item, output }: { item: ToolItem; output: boolean }) {
-  const summary = item.note ? "What Kiln told the model" : item.status === "error" ? "Error" : item.status === "denied" ? "Denied" : output ? "Output" : "Result";
+  const summary = item.note
+    ? l10n.t("What Kiln told the model")
+    : item.status === "error"
+      ? l10n.t("Error")
+      : item.status === "denied"
+        ? l10n.t("Denied")
+        : output
+          ? l10n.t("Output")
+          : l10n.t("Result");
   return (
     <Collapsible className="tool-result" testId="tool-result" autoOpen={item.status === "error" && !item.note} summary={summary}>
       {() => <pre>{item.result}</pre>}
@@ -162,13 +181,16 @@ function DiffView({ diff }: { diff: string }) {
 function FoldedDiff({ diff }: { diff: string }) {
   const { added, removed, changes } = diffStats(diff);
   const summary =
-    changes === 0 ? (
-      "No change left: every change was discarded"
-    ) : (
-      <>
-        <span className="diff-add-count">+{added}</span> <span className="diff-del-count">−{removed}</span>, {changes} {changes === 1 ? "change" : "changes"}, open in the diff editor
-      </>
-    );
+    changes === 0
+      ? l10n.t("No change left: every change was discarded")
+      : withSlots(changes === 1 ? l10n.t("{0} {1}, 1 change, open in the diff editor", slot(0), slot(1)) : l10n.t("{0} {1}, {2} changes, open in the diff editor", slot(0), slot(1), changes), [
+          <span key="added" className="diff-add-count">
+            +{added}
+          </span>,
+          <span key="removed" className="diff-del-count">
+            −{removed}
+          </span>,
+        ]);
   return (
     <Collapsible className="approval-diff-folded" testId="approval-diff-summary" summary={summary}>
       {() => <DiffView diff={diff} />}
@@ -196,24 +218,24 @@ function ApprovalBox({ id, approval }: { id: string; approval: NonNullable<ToolI
     <div className="approval" data-testid="approval" onKeyDown={onKeyDown}>
       <div className="approval-summary">
         {approval.summary}
-        {approval.outsideWorkspace && <span className="badge"> outside the workspace</span>}
-        {approval.protectedPaths?.length ? <span className="badge"> protected: {approval.protectedPaths.join(", ")}</span> : null}
+        {approval.outsideWorkspace && <span className="badge"> {l10n.t("outside the workspace")}</span>}
+        {approval.protectedPaths?.length ? <span className="badge"> {l10n.t("protected: {0}", approval.protectedPaths.join(", "))}</span> : null}
       </div>
       {approval.reason && <div className="approval-reason">{approval.reason}</div>}
       {approval.diff && (approval.inEditor ? <FoldedDiff diff={approval.diff} /> : <DiffView diff={approval.diff} />)}
       <div className="approval-actions">
         <button ref={approveRef} data-testid="approve" onClick={() => answer(true)}>
-          Approve
+          {l10n.t("Approve")}
         </button>
         <button className="secondary" data-testid="reject" onClick={() => answer(false)}>
-          Reject
+          {l10n.t("Reject")}
         </button>
       </div>
       <textarea
         ref={feedbackRef}
         data-testid="feedback"
         rows={2}
-        placeholder="Reject with feedback (Enter sends, Shift+Enter for a new line)"
+        placeholder={l10n.t("Reject with feedback (Enter sends, Shift+Enter for a new line)")}
         value={feedback}
         onChange={(e) => setFeedback(e.target.value)}
         onKeyDown={(e) => {

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useRef, useState } from "react";
 import type { ConnectionCheck, ConnectionProblem, ModelList, WelcomeInfo, WelcomeKind, WelcomeSetup } from "../../src/shared/protocol/welcome";
 import { RequestError } from "../../src/shared/protocol/requests";
@@ -93,12 +94,12 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
         start();
       }}
     >
-      <h1 id="welcome-heading">Welcome to Kiln</h1>
-      <p className="welcome-lead">Kiln works with your own model provider. Set it up once; you can change it any time in Kiln's settings.</p>
+      <h1 id="welcome-heading">{l10n.t("Welcome to Kiln")}</h1>
+      <p className="welcome-lead">{l10n.t("Kiln works with your own model provider. Set it up once; you can change it any time in Kiln's settings.")}</p>
 
       <fieldset className="welcome-step">
-        <legend>1. Provider</legend>
-        <div className="welcome-kinds" role="radiogroup" aria-label="Provider">
+        <legend>{l10n.t("1. Provider")}</legend>
+        <div className="welcome-kinds" role="radiogroup" aria-label={l10n.t("Provider")}>
           {info.providers.map((p) => (
             <label key={p.kind} className={`welcome-kind${p.kind === kind ? " picked" : ""}`} data-testid={`welcome-kind-${p.kind}`}>
               <input type="radio" name="kind" value={p.kind} checked={p.kind === kind} onChange={() => pickKind(p.kind)} />
@@ -109,7 +110,7 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
         </div>
         {compatible && (
           <label className="welcome-field">
-            Base URL
+            {l10n.t("Base URL")}
             <input
               data-testid="welcome-baseUrl"
               value={baseUrl}
@@ -127,22 +128,22 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
       </fieldset>
 
       <fieldset className="welcome-step">
-        <legend>2. API key{compatible ? " (if the server needs one)" : ""}</legend>
+        <legend>{compatible ? l10n.t("2. API key (if the server needs one)") : l10n.t("2. API key")}</legend>
         {hasKey && (
           <p className="welcome-found" data-testid="welcome-key-found">
-            <span className="codicon codicon-pass" aria-hidden="true" /> {provider.storedKey ? "A key is already stored for " + provider.label + "." : `Found ${provider.envVar} in the environment.`}{" "}
-            Paste another to replace it.
+            <span className="codicon codicon-pass" aria-hidden="true" />{" "}
+            {provider.storedKey ? l10n.t("A key is already stored for {0}.", provider.label) : l10n.t("Found {0} in the environment.", provider.envVar)} {l10n.t("Paste another to replace it.")}
           </p>
         )}
         <label className="welcome-field">
-          <span className="visually-hidden">API key</span>
+          <span className="visually-hidden">{l10n.t("API key")}</span>
           <input
             type="password"
             data-testid="welcome-key"
             value={key}
             autoComplete="off"
             spellCheck={false}
-            placeholder={hasKey ? "(using the key found)" : `Paste your ${provider.label} key`}
+            placeholder={hasKey ? l10n.t("(using the key found)") : l10n.t("Paste your {0} key", provider.label)}
             onChange={(e) => {
               setKey(e.target.value);
               changed();
@@ -151,14 +152,14 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
             {...invalid("key")}
           />
         </label>
-        <p className="welcome-note">Kept in VS Code's secret storage, never in settings files or logs.</p>
+        <p className="welcome-note">{l10n.t("Kept in VS Code's secret storage, never in settings files or logs.")}</p>
       </fieldset>
 
       <fieldset className="welcome-step">
-        <legend>3. Model</legend>
+        <legend>{l10n.t("3. Model")}</legend>
         {listed ? (
           <label className="welcome-field">
-            <span className="visually-hidden">Model</span>
+            <span className="visually-hidden">{l10n.t("Model")}</span>
             <select
               data-testid="welcome-model"
               value={model}
@@ -178,12 +179,12 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
           </label>
         ) : (
           <label className="welcome-field">
-            <span className="visually-hidden">Model</span>
+            <span className="visually-hidden">{l10n.t("Model")}</span>
             <input
               data-testid="welcome-model"
               value={model}
               spellCheck={false}
-              placeholder={provider.defaultModel || "the server's model id"}
+              placeholder={provider.defaultModel || l10n.t("the server's model id")}
               onChange={(e) => {
                 setModel(e.target.value);
                 changed();
@@ -193,14 +194,14 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
           </label>
         )}
         <p className="welcome-note" data-testid="welcome-models-status" aria-live="polite">
-          {models === "loading" && "Loading the provider's models…"}
-          {typeof models === "object" && models.ok && `${models.models.length} models listed.`}
+          {models === "loading" && l10n.t("Loading the provider's models…")}
+          {typeof models === "object" && models.ok && (models.models.length === 1 ? l10n.t("1 model listed.") : l10n.t("{0} models listed.", models.models.length))}
           {/* A failed test says the same, closer to the button: said once. */}
           {typeof models === "object" && !models.ok && !(typeof test === "object" && !test.ok) && models.message}
-          {models === "idle" && !compatible && !hasKey && "The list loads once the key is in."}
+          {models === "idle" && !compatible && !hasKey && l10n.t("The list loads once the key is in.")}
           {models === "idle" && (compatible || hasKey) && (
             <button type="button" className="link-button" onClick={loadModels}>
-              Load the list
+              {l10n.t("Load the list")}
             </button>
           )}
         </p>
@@ -208,13 +209,14 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
 
       <div className="welcome-test">
         <button type="button" className="secondary" data-testid="welcome-test" disabled={test === "testing"} onClick={runTest}>
-          <span className="codicon codicon-plug" aria-hidden="true" /> Test connection
+          <span className="codicon codicon-plug" aria-hidden="true" /> {l10n.t("Test connection")}
         </button>
         <div className="welcome-result" data-testid="welcome-result" role="status">
-          {test === "testing" && "Sending one tiny request…"}
+          {test === "testing" && l10n.t("Sending one tiny request…")}
           {typeof test === "object" && test.ok && (
             <span className="welcome-ok">
-              <span className="codicon codicon-pass" aria-hidden="true" /> Connected: {test.model} answered in {test.ms < 1000 ? `${test.ms} ms` : `${(test.ms / 1000).toFixed(1)} s`}.
+              <span className="codicon codicon-pass" aria-hidden="true" />{" "}
+              {test.ms < 1000 ? l10n.t("Connected: {0} answered in {1} ms.", test.model, test.ms) : l10n.t("Connected: {0} answered in {1} s.", test.model, (test.ms / 1000).toFixed(1))}
             </span>
           )}
           {typeof test === "object" && !test.ok && (
@@ -222,7 +224,7 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
               <span className="codicon codicon-error" aria-hidden="true" /> {test.message}
               {test.detail && (
                 <details>
-                  <summary>What the provider said</summary>
+                  <summary>{l10n.t("What the provider said")}</summary>
                   {test.detail}
                 </details>
               )}
@@ -238,10 +240,10 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
       )}
       <div className="welcome-actions">
         <button type="submit" data-testid="welcome-start" disabled={finish.state === "saving"}>
-          Start chatting
+          {l10n.t("Start chatting")}
         </button>
         <button type="button" className="link-button" data-testid="welcome-skip" onClick={() => void request("welcome/skip", {}).catch(() => undefined)}>
-          Skip for now
+          {l10n.t("Skip for now")}
         </button>
       </div>
     </form>

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { MAX_IMAGES, type AttachedImage } from "../../src/shared/protocol/messages";
 
 const TYPES = new Set<string>(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -14,8 +15,8 @@ interface FileLike {
 
 /** Checks a pasted or dropped file before it is read; the reason names the file. */
 export function checkImageFile(file: FileLike): string | undefined {
-  if (!TYPES.has(file.type)) return `${file.name || "the pasted item"} is not a PNG, JPEG, GIF or WebP image`;
-  if (file.size > MAX_IMAGE_BYTES) return `${file.name || "the pasted image"} is larger than 5 MB`;
+  if (!TYPES.has(file.type)) return file.name ? l10n.t("{0} is not a PNG, JPEG, GIF or WebP image", file.name) : l10n.t("the pasted item is not a PNG, JPEG, GIF or WebP image");
+  if (file.size > MAX_IMAGE_BYTES) return file.name ? l10n.t("{0} is larger than 5 MB", file.name) : l10n.t("the pasted image is larger than 5 MB");
   return undefined;
 }
 
@@ -32,9 +33,9 @@ export function readImageFile(file: File): Promise<ReadResult> {
     const reader = new FileReader();
     reader.onload = () => {
       const image = typeof reader.result === "string" ? imageFromDataUrl(reader.result) : undefined;
-      resolve(image ? { ok: true, image } : { ok: false, reason: `${file.name || "the image"} could not be read` });
+      resolve(image ? { ok: true, image } : { ok: false, reason: file.name ? l10n.t("{0} could not be read", file.name) : l10n.t("the image could not be read") });
     };
-    reader.onerror = () => resolve({ ok: false, reason: `${file.name || "the image"} could not be read` });
+    reader.onerror = () => resolve({ ok: false, reason: file.name ? l10n.t("{0} could not be read", file.name) : l10n.t("the image could not be read") });
     reader.readAsDataURL(file);
   });
 }

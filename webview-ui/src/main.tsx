@@ -1,3 +1,5 @@
+// First: the translations are in place before any component renders.
+import "./l10nSetup";
 import { createRoot } from "react-dom/client";
 import type { HostToWebview } from "../../src/shared/protocol/messages";
 import { App } from "./App";

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { MentionMatch, SlashCommandInfo } from "../../src/shared/protocol/messages";
 
 /** One row of the @ or / picker, and the text that picking it puts in the input. */
@@ -20,11 +21,14 @@ export function triggerAt(text: string, caret: number): Trigger | undefined {
   return undefined;
 }
 
-const KEYWORDS: PickerItem[] = [
-  { key: "problems", label: "problems", detail: "Errors and warnings in the workspace", insert: "@problems" },
-  { key: "terminal", label: "terminal", detail: "Output of the last command in Kiln's terminal", insert: "@terminal" },
-  { key: "git-changes", label: "git-changes", detail: "Uncommitted changes (git diff)", insert: "@git-changes" },
-];
+/** The mentions that are words, not paths (made when asked: their details are translated). */
+function keywords(): PickerItem[] {
+  return [
+    { key: "problems", label: "problems", detail: l10n.t("Errors and warnings in the workspace"), insert: "@problems" },
+    { key: "terminal", label: "terminal", detail: l10n.t("Output of the last command in Kiln's terminal"), insert: "@terminal" },
+    { key: "git-changes", label: "git-changes", detail: l10n.t("Uncommitted changes (git diff)"), insert: "@git-changes" },
+  ];
+}
 
 /** `@/a b.ts` is written `@/a\ b.ts`, so the space stays part of the mention. */
 export function mentionForPath(path: string, isFolder: boolean): string {
@@ -34,14 +38,14 @@ export function mentionForPath(path: string, isFolder: boolean): string {
 
 /** Rows for a mention query: a typed URL or commit, the keywords it matches, then the host's files. */
 export function mentionItems(query: string, files: MentionMatch[]): PickerItem[] {
-  if (/^https?:\/\/\S+/i.test(query)) return [{ key: "url", label: query, detail: "Fetch this page as Markdown", insert: `@${query}` }];
+  if (/^https?:\/\/\S+/i.test(query)) return [{ key: "url", label: query, detail: l10n.t("Fetch this page as Markdown"), insert: `@${query}` }];
   const out: PickerItem[] = [];
-  if (/^[0-9a-f]{7,40}$/i.test(query)) out.push({ key: "commit", label: query, detail: "Git commit: message and diff", insert: `@${query}` });
+  if (/^[0-9a-f]{7,40}$/i.test(query)) out.push({ key: "commit", label: query, detail: l10n.t("Git commit: message and diff"), insert: `@${query}` });
   const q = query.toLowerCase();
-  if (!q.startsWith("/")) out.push(...KEYWORDS.filter((k) => k.label.includes(q)));
+  if (!q.startsWith("/")) out.push(...keywords().filter((k) => k.label.includes(q)));
   for (const file of files) {
     const isFolder = file.kind === "folder";
-    out.push({ key: `${file.kind}:${file.path}`, label: `${file.path}${isFolder ? "/" : ""}`, detail: isFolder ? "Folder" : "File", insert: mentionForPath(file.path, isFolder) });
+    out.push({ key: `${file.kind}:${file.path}`, label: `${file.path}${isFolder ? "/" : ""}`, detail: isFolder ? l10n.t("Folder") : l10n.t("File"), insert: mentionForPath(file.path, isFolder) });
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { RequestError, ResponseEnvelopeSchema, type ParamsOf, type RequestEnvelope, type RequestMap, type ResultOf } from "../../src/shared/protocol/requests";
 
 /** How long a request waits for the host; past it the host is taken as gone and the request fails. */
@@ -31,7 +32,7 @@ export function createRequester<M extends RequestMap>(post: (request: RequestEnv
       return new Promise<ResultOf<M, K>>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject(new RequestError(`Kiln did not answer (${method}) within ${Math.round(timeoutMs / 1000)} s`));
+          reject(new RequestError(l10n.t("Kiln did not answer ({0}) within {1} s", method, Math.round(timeoutMs / 1000))));
         }, timeoutMs);
         pending.set(id, { resolve: resolve as (result: unknown) => void, reject, timer });
         post({ type: "request", id, method, params });

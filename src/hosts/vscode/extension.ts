@@ -2,6 +2,7 @@ import { SettingsSectionSchema } from "../../shared/protocol/settings";
 import { TaskNotifications } from "./chat/taskNotifications";
 import { WELCOME_DONE_KEY, WelcomeSetup } from "./settings/welcomeSetup";
 import * as vscode from "vscode";
+import { applyL10nBundle } from "../../shared/l10nBundle";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { createProvider } from "../../core/llm/createProvider";
 import { registerSecretEnvironment } from "../../core/llm/redact";
@@ -73,6 +74,9 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   registerSecretEnvironment(process.env);
   const logger = new OutputLogger();
   context.subscriptions.push(logger);
+  // The display language's bundle, for the strings of core and host code (l10nBundle.ts).
+  const badBundle = applyL10nBundle(vscode.l10n.bundle);
+  if (badBundle) logger.warn(`the translation for ${vscode.env.language} is not used: ${badBundle}`);
 
   const profiles = new ProfileStore(context.secrets, logger);
   const settings = new SettingsController(profiles, context.globalStorageUri, logger);

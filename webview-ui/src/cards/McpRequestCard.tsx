@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { checkFormAnswer, type FormField, type McpRequestItem, type McpRequestStatus } from "../../../src/shared/protocol/mcpRequests";
 import { send } from "../vscodeApi";
@@ -8,13 +9,21 @@ type SamplingRequest = Extract<McpRequestItem["request"], { kind: "sampling" }>;
 /** What a field's control holds: text and numbers as typed, choices as picked. */
 type RawValue = string | boolean | string[];
 
-const STATUS: Record<McpRequestStatus, { label: string; tone: string }> = {
-  waiting: { label: "waiting", tone: "waiting" },
-  approved: { label: "running", tone: "running" },
-  answered: { label: "answered", tone: "done" },
-  declined: { label: "declined", tone: "denied" },
-  failed: { label: "failed", tone: "error" },
-};
+/** The request's state as its badge reads, and the badge's colour (as a tool card's). */
+function statusBadge(status: McpRequestStatus): { label: string; tone: string } {
+  switch (status) {
+    case "waiting":
+      return { label: l10n.t("waiting"), tone: "waiting" };
+    case "approved":
+      return { label: l10n.t("running"), tone: "running" };
+    case "answered":
+      return { label: l10n.t("answered"), tone: "done" };
+    case "declined":
+      return { label: l10n.t("declined"), tone: "denied" };
+    case "failed":
+      return { label: l10n.t("failed"), tone: "error" };
+  }
+}
 
 /**
  * An MCP server's request: a prompt it wants run through the user's model (Approve / Reject), or
@@ -23,12 +32,12 @@ const STATUS: Record<McpRequestStatus, { label: string; tone: string }> = {
 export function McpRequestCard({ item }: { item: McpRequestItem }) {
   const waiting = item.status === "waiting";
   const request = item.request;
-  const status = STATUS[item.status];
+  const status = statusBadge(item.status);
   return (
     <div className="message tool mcp-request" data-testid="mcp-request" data-kind={request.kind} data-status={item.status} data-card={item.id}>
       <div className="tool-title">
-        <span className="tool-name">{request.kind === "sampling" ? "Sampling request" : "Form"}</span>
-        <span className="tool-target"> from {item.server}</span>{" "}
+        <span className="tool-name">{request.kind === "sampling" ? l10n.t("Sampling request") : l10n.t("Form")}</span>
+        <span className="tool-target"> {l10n.t("from {0}", item.server)}</span>{" "}
         <span className={`tool-status status-${status.tone}`} data-testid="mcp-request-status">
           {status.label}
         </span>
@@ -45,9 +54,9 @@ export function McpRequestCard({ item }: { item: McpRequestItem }) {
 }
 
 function resultTitle(item: McpRequestItem): string {
-  if (item.status === "failed") return "Error";
-  if (item.status === "declined") return "Declined";
-  return item.request.kind === "sampling" ? "The model's answer" : "Sent";
+  if (item.status === "failed") return l10n.t("Error");
+  if (item.status === "declined") return l10n.t("Declined");
+  return item.request.kind === "sampling" ? l10n.t("The model's answer") : l10n.t("Sent");
 }
 
 function Sampling({ id, server, request, waiting }: { id: string; server: string; request: SamplingRequest; waiting: boolean }) {
@@ -61,19 +70,21 @@ function Sampling({ id, server, request, waiting }: { id: string; server: string
   return (
     <div className="mcp-sampling">
       <div className="mcp-explain">
-        {server} asks to run this prompt through your model (at most {request.maxTokens} tokens).
+        {request.maxTokens === 1
+          ? l10n.t("{0} asks to run this prompt through your model (at most 1 token).", server)
+          : l10n.t("{0} asks to run this prompt through your model (at most {1} tokens).", server, request.maxTokens)}
       </div>
-      {request.systemPrompt !== undefined && <SamplingMessage role="System prompt" text={request.systemPrompt} />}
+      {request.systemPrompt !== undefined && <SamplingMessage role={l10n.t("System prompt")} text={request.systemPrompt} />}
       {request.messages.map((m, i) => (
-        <SamplingMessage key={i} role={m.role === "user" ? "User" : "Assistant"} text={m.text} />
+        <SamplingMessage key={i} role={m.role === "user" ? l10n.t("User") : l10n.t("Assistant")} text={m.text} />
       ))}
       {waiting && (
         <div className="approval-actions">
           <button ref={approveRef} data-testid="mcp-approve" onClick={() => answer(true)}>
-            Approve
+            {l10n.t("Approve")}
           </button>
           <button className="secondary" data-testid="mcp-reject" onClick={() => answer(false)}>
-            Reject
+            {l10n.t("Reject")}
           </button>
         </div>
       )}
@@ -140,13 +151,13 @@ function ElicitationForm({ id, fields }: { id: string; fields: readonly FormFiel
       )}
       <div className="approval-actions">
         <button type="submit" data-testid="mcp-submit">
-          Submit
+          {l10n.t("Submit")}
         </button>
         <button type="button" className="secondary" data-testid="mcp-decline" onClick={() => reply("decline")}>
-          Decline
+          {l10n.t("Decline")}
         </button>
         <button type="button" className="secondary" data-testid="mcp-cancel" onClick={() => reply("cancel")}>
-          Cancel
+          {l10n.t("Cancel")}
         </button>
       </div>
     </form>
@@ -200,7 +211,7 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: RawVa
       <label htmlFor={id}>{label}</label>
       {field.kind === "select" ? (
         <select {...common} value={text} onChange={(e) => onChange(e.target.value)}>
-          <option value="">{field.required ? "Choose…" : "(none)"}</option>
+          <option value="">{field.required ? l10n.t("Choose…") : l10n.t("(none)")}</option>
           {field.options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useRef } from "react";
 import type { ToolStatus } from "../../../src/shared/protocol/chat";
 import type { ToolField, ToolHunk, ToolViewBody } from "../../../src/shared/toolView";
@@ -5,10 +6,6 @@ import { Markdown } from "../Markdown";
 import { Checklist } from "./Checklist";
 import { Collapsible } from "./Collapsible";
 import { countLines } from "./diffText";
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /**
  * The card's body while the call's arguments stream and after: what it reads, writes or runs, as
@@ -97,7 +94,7 @@ function WritePreview({ content, streaming }: { content: string | undefined; str
   if (content === undefined) return null;
   const lines = countLines(content);
   return (
-    <Collapsible className="tool-preview" testId="write-preview" autoOpen={streaming} summary={plural(lines, "line")}>
+    <Collapsible className="tool-preview" testId="write-preview" autoOpen={streaming} summary={lines === 1 ? l10n.t("1 line") : l10n.t("{0} lines", lines)}>
       {() => <FollowingPre text={content} follow={streaming} />}
     </Collapsible>
   );
@@ -135,7 +132,12 @@ function DiffPreview({ hunks, streaming, folded }: { hunks: ToolHunk[]; streamin
   const added = hunks.reduce((n, h) => n + h.added.length, 0);
   if (!folded && hunks.length === 1 && removed + added <= INLINE_LINES) return <Hunk hunk={hunks[0]!} />;
   return (
-    <Collapsible className="tool-preview" testId="diff-preview" autoOpen={streaming} summary={`${plural(hunks.length, "change")}: −${removed} +${added}`}>
+    <Collapsible
+      className="tool-preview"
+      testId="diff-preview"
+      autoOpen={streaming}
+      summary={hunks.length === 1 ? l10n.t("1 change: −{0} +{1}", removed, added) : l10n.t("{0} changes: −{1} +{2}", hunks.length, removed, added)}
+    >
       {() => hunks.map((hunk, i) => <Hunk key={i} hunk={hunk} />)}
     </Collapsible>
   );

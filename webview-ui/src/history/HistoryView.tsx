@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useMemo, useState, useSyncExternalStore } from "react";
 import type { HistoryEntry } from "../../../src/shared/historyEntry";
 import { groupHistory } from "../../../src/shared/historyListing";
@@ -12,13 +13,13 @@ export function HistoryView({ store, onOpened }: { store: HistoryStore; onOpened
   const [favoritesOnly, setFavoritesOnly] = useState(false);
   const [confirming, setConfirming] = useState<string | undefined>();
   const groups = useMemo(() => (state ? groupHistory(state.entries, { query, favoritesOnly, currentWorkspace: state.currentWorkspace }) : []), [state, query, favoritesOnly]);
-  if (!state) return <p className="history-muted history-view">Loading task history…</p>;
+  if (!state) return <p className="history-muted history-view">{l10n.t("Loading task history…")}</p>;
   return (
     <div className="history-view" data-testid="history-view">
       <div className="history-filters">
-        <input type="search" aria-label="Search tasks" placeholder="Search tasks" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="history-search" />
+        <input type="search" aria-label={l10n.t("Search tasks")} placeholder={l10n.t("Search tasks")} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="history-search" />
         <label>
-          <input type="checkbox" checked={favoritesOnly} onChange={(e) => setFavoritesOnly(e.target.checked)} /> Favourites
+          <input type="checkbox" checked={favoritesOnly} onChange={(e) => setFavoritesOnly(e.target.checked)} /> {l10n.t("Favourites")}
         </label>
       </div>
       {state.problems.length > 0 && (
@@ -30,11 +31,11 @@ export function HistoryView({ store, onOpened }: { store: HistoryStore; onOpened
       )}
       {groups.length === 0 && (
         <p className="history-muted" data-testid="history-empty">
-          {state.entries.length === 0 ? "No saved tasks yet." : "No task matches."}
+          {state.entries.length === 0 ? l10n.t("No saved tasks yet.") : l10n.t("No task matches.")}
         </p>
       )}
       {groups.map((group) => (
-        <section key={group.workspace} className="history-group" aria-label={`Tasks in ${group.workspace || "no folder"}`}>
+        <section key={group.workspace} className="history-group" aria-label={group.workspace ? l10n.t("Tasks in {0}", group.workspace) : l10n.t("Tasks in no folder")}>
           <h3 title={group.workspace}>{folderName(group.workspace)}</h3>
           <ul>
             {group.entries.map((entry) => (
@@ -57,43 +58,45 @@ export function HistoryView({ store, onOpened }: { store: HistoryStore; onOpened
 function Entry(props: { entry: HistoryEntry; current: boolean; confirming: boolean; setConfirming(on: boolean): void; onOpened(): void }) {
   const { entry } = props;
   const cost = entry.cost === undefined ? "" : ` · $${entry.cost.toFixed(entry.cost >= 1 ? 2 : 4)}`;
+  const tokens = entry.tokensIn + entry.tokensOut;
   return (
     <li className="history-entry" data-testid="history-entry" data-task-id={entry.id}>
       <button
         className="history-title"
-        title="Open this task"
+        title={l10n.t("Open this task")}
         onClick={() => {
           send({ type: "history/resume", id: entry.id });
           props.onOpened();
         }}
       >
-        {entry.title || "Untitled task"}
-        {props.current && <span className="history-badge">open</span>}
+        {entry.title || l10n.t("Untitled task")}
+        {props.current && <span className="history-badge">{l10n.t("open")}</span>}
       </button>
       <div className="history-meta">
-        {new Date(entry.updatedAt).toLocaleString()} · {entry.mode} · {entry.model} · {(entry.tokensIn + entry.tokensOut).toLocaleString()} tokens{cost}
-        {entry.status === "running" && " · interrupted"}
+        {new Date(entry.updatedAt).toLocaleString()} · {entry.mode} · {entry.model} · {tokens === 1 ? l10n.t("1 token") : l10n.t("{0} tokens", tokens.toLocaleString())}
+        {cost}
+        {entry.status === "running" && ` · ${l10n.t("interrupted")}`}
       </div>
       <div className="history-actions">
         <button
           aria-pressed={entry.favorite}
-          title={entry.favorite ? "Remove from favourites" : "Add to favourites"}
+          title={entry.favorite ? l10n.t("Remove from favourites") : l10n.t("Add to favourites")}
           onClick={() => send({ type: "history/favorite", id: entry.id, favorite: !entry.favorite })}
           data-testid="history-favorite"
         >
           {entry.favorite ? "★" : "☆"}
         </button>
-        <button onClick={() => send({ type: "history/export", id: entry.id })}>Export</button>
+        <button onClick={() => send({ type: "history/export", id: entry.id })}>{l10n.t("Export")}</button>
         {props.confirming ? (
           <>
             <button className="danger" onClick={() => send({ type: "history/delete", id: entry.id })} data-testid="history-confirm-delete">
-              Delete for good
+              {l10n.t("Delete for good")}
             </button>
-            <button onClick={() => props.setConfirming(false)}>Keep</button>
+            <button onClick={() => props.setConfirming(false)}>{l10n.t("Keep")}</button>
           </>
         ) : (
           <button onClick={() => props.setConfirming(true)} data-testid="history-delete">
-            Delete
+            {l10n.t("Delete")}
           </button>
         )}
       </div>
@@ -102,6 +105,6 @@ function Entry(props: { entry: HistoryEntry; current: boolean; confirming: boole
 }
 
 function folderName(path: string): string {
-  if (!path) return "No folder";
+  if (!path) return l10n.t("No folder");
   return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
 }

@@ -1,10 +1,11 @@
+import * as l10n from "@vscode/l10n";
 import { useCallback, useState, type FormEvent } from "react";
 import type { McpScope, McpServerForm } from "../../../src/shared/protocol/mcp";
 import { checkServerForm } from "../../../src/shared/protocol/mcpForm";
 import type { Result } from "../settings/model";
 import { useSaveRequest } from "../settings/useSaveRequest";
 import type { McpAsk } from "./mcpStore";
-import { FILES } from "./ServerCard";
+import { GLOBAL_FILE, PROJECT_FILE } from "./ServerCard";
 
 interface Draft {
   name: string;
@@ -29,7 +30,7 @@ function toForm(draft: Draft): McpServerForm | Result {
   const env: McpServerForm["env"] = [];
   for (const line of draft.transport === "stdio" ? lines(draft.env) : []) {
     const at = line.indexOf("=");
-    if (at <= 0) return { ok: false, field: "env", message: `"${line}" is not NAME=value` };
+    if (at <= 0) return { ok: false, field: "env", message: l10n.t('"{0}" is not NAME=value', line) };
     env.push({ name: line.slice(0, at).trim(), value: line.slice(at + 1) });
   }
   return { name: draft.name, scope: draft.scope, transport: draft.transport, command: draft.command, args: lines(draft.args), url: draft.url, env };
@@ -57,7 +58,7 @@ export function AddServerForm({ ask, hasProject }: { ask: McpAsk; hasProject: bo
   if (!open) {
     return (
       <button type="button" data-testid="mcp-add-open" onClick={() => setOpen(true)}>
-        Add server
+        {l10n.t("Add server")}
       </button>
     );
   }
@@ -71,47 +72,47 @@ export function AddServerForm({ ask, hasProject }: { ask: McpAsk; hasProject: bo
   };
   const stdio = draft.transport === "stdio";
   return (
-    <form className="mcp-add" data-testid="mcp-add-form" aria-label="Add an MCP server" onSubmit={submit} noValidate>
-      <h3>Add server</h3>
+    <form className="mcp-add" data-testid="mcp-add-form" aria-label={l10n.t("Add an MCP server")} onSubmit={submit} noValidate>
+      <h3>{l10n.t("Add server")}</h3>
       <label>
-        Name
+        {l10n.t("Name")}
         <input {...field("name")} data-testid="mcp-add-name" placeholder="github" />
       </label>
       <label>
-        File
+        {l10n.t("File")}
         <select {...field("scope")} data-testid="mcp-add-scope">
           <option value="project" disabled={!hasProject}>
-            Project ({FILES.project})
+            {l10n.t("Project ({0})", PROJECT_FILE)}
           </option>
-          <option value="global">Global ({FILES.global})</option>
+          <option value="global">{l10n.t("Global (global {0})", GLOBAL_FILE)}</option>
         </select>
       </label>
       <label>
-        Transport
+        {l10n.t("Transport")}
         <select {...field("transport")} data-testid="mcp-add-transport">
-          <option value="stdio">stdio: a command Kiln starts</option>
-          <option value="streamable-http">Streamable HTTP: a URL</option>
-          <option value="sse">SSE: a URL (older servers)</option>
+          <option value="stdio">{l10n.t("stdio: a command Kiln starts")}</option>
+          <option value="streamable-http">{l10n.t("Streamable HTTP: a URL")}</option>
+          <option value="sse">{l10n.t("SSE: a URL (older servers)")}</option>
         </select>
       </label>
       {stdio ? (
         <>
           <label>
-            Command
+            {l10n.t("Command")}
             <input {...field("command")} data-testid="mcp-add-command" placeholder="npx" />
           </label>
           <label>
-            Arguments, one per line
+            {l10n.t("Arguments, one per line")}
             <textarea {...field("args")} data-testid="mcp-add-args" rows={3} placeholder={"-y\n@modelcontextprotocol/server-github"} />
           </label>
           <label>
-            Environment, NAME=value per line (optional; {"${env:NAME}"} passes on one of Kiln's own)
+            {l10n.t("Environment, NAME=value per line (optional; {0} passes on one of Kiln's own)", "${env:NAME}")}
             <textarea {...field("env")} data-testid="mcp-add-env" rows={2} placeholder="GITHUB_TOKEN=${env:GITHUB_TOKEN}" />
           </label>
         </>
       ) : (
         <label>
-          URL
+          {l10n.t("URL")}
           <input {...field("url")} data-testid="mcp-add-url" placeholder="https://example.com/mcp" />
         </label>
       )}
@@ -123,10 +124,10 @@ export function AddServerForm({ ask, hasProject }: { ask: McpAsk; hasProject: bo
       )}
       <div className="mcp-buttons">
         <button type="submit" data-testid="mcp-add-save">
-          Add
+          {l10n.t("Add")}
         </button>
         <button type="button" className="secondary" onClick={done}>
-          Cancel
+          {l10n.t("Cancel")}
         </button>
       </div>
     </form>

@@ -1,17 +1,27 @@
+import * as l10n from "@vscode/l10n";
 import type { ReactNode } from "react";
 import type { McpBlocked, McpShownValue } from "../../../src/shared/mcpView";
 import { commandLine } from "../../../src/shared/commandLine";
 import type { McpAsk } from "./mcpStore";
 
-const WHY: Record<McpBlocked["reason"], string> = {
-  "not-approved": "Not started. This server comes from the project's .kilocode/mcp.json, so Kiln runs it only once you allow it. Check what it would run:",
-  changed: "Not started. Its entry in .kilocode/mcp.json changed since you allowed it. Check what it would run now:",
-  "untrusted-workspace": "Not started: this workspace is not trusted, and Kiln starts no server of its .kilocode/mcp.json in Restricted Mode. It would run:",
-};
+/** The file a project server comes from (ServerCard's PROJECT_FILE; not imported, as that module imports this one). */
+const PROJECT_FILE = ".kilocode/mcp.json";
+
+/** Why a server was not started, and what follows (what it would run). */
+function why(reason: McpBlocked["reason"]): string {
+  switch (reason) {
+    case "not-approved":
+      return l10n.t("Not started. This server comes from the project's {0}, so Kiln runs it only once you allow it. Check what it would run:", PROJECT_FILE);
+    case "changed":
+      return l10n.t("Not started. Its entry in {0} changed since you allowed it. Check what it would run now:", PROJECT_FILE);
+    case "untrusted-workspace":
+      return l10n.t("Not started: this workspace is not trusted, and Kiln starts no server of its {0} in Restricted Mode. It would run:", PROJECT_FILE);
+  }
+}
 
 /** The badge of a server that was not started: why, in two words. */
 export function blockedLabel(blocked: McpBlocked): string {
-  return blocked.reason === "untrusted-workspace" ? "not trusted" : "needs approval";
+  return blocked.reason === "untrusted-workspace" ? l10n.t("not trusted") : l10n.t("needs approval");
 }
 
 /**
@@ -23,33 +33,38 @@ export function ApprovalPanel({ name, blocked, request }: { name: string; blocke
   const untrusted = blocked.reason === "untrusted-workspace";
   return (
     <div className="mcp-approval" data-testid="mcp-approval" data-reason={blocked.reason}>
-      <p className="mcp-approval-why">{WHY[blocked.reason]}</p>
+      <p className="mcp-approval-why">{why(blocked.reason)}</p>
       <dl className="mcp-launch">
         {launch.url !== undefined ? (
-          <Field label="URL" testid="mcp-launch-url">
+          <Field label={l10n.t("URL")} testid="mcp-launch-url">
             <code>{launch.url}</code>
           </Field>
         ) : (
-          <Field label="Command" testid="mcp-launch-command">
+          <Field label={l10n.t("Command")} testid="mcp-launch-command">
             <code>{commandLine(launch.command ?? "", launch.args)}</code>
           </Field>
         )}
         {launch.cwd !== undefined && (
-          <Field label="In folder" testid="mcp-launch-cwd">
+          <Field label={l10n.t("In folder")} testid="mcp-launch-cwd">
             <code>{launch.cwd}</code>
           </Field>
         )}
-        {launch.env.length > 0 && <Values label="Environment" testid="mcp-launch-env" values={launch.env} />}
-        {launch.headers.length > 0 && <Values label="Headers" testid="mcp-launch-headers" values={launch.headers} />}
+        {launch.env.length > 0 && <Values label={l10n.t("Environment")} testid="mcp-launch-env" values={launch.env} />}
+        {launch.headers.length > 0 && <Values label={l10n.t("Headers")} testid="mcp-launch-headers" values={launch.headers} />}
       </dl>
       <div className="mcp-buttons">
         {untrusted ? (
           <button type="button" data-testid="mcp-manage-trust" onClick={() => void request("mcp/manageTrust", {})}>
-            Manage Workspace Trust
+            {l10n.t("Manage Workspace Trust")}
           </button>
         ) : (
-          <button type="button" data-testid="mcp-allow" aria-label={`Allow and start ${name}`} onClick={() => void request("mcp/approve", { server: name, fingerprint: blocked.fingerprint })}>
-            Allow and start
+          <button
+            type="button"
+            data-testid="mcp-allow"
+            aria-label={l10n.t("Allow and start {0}", name)}
+            onClick={() => void request("mcp/approve", { server: name, fingerprint: blocked.fingerprint })}
+          >
+            {l10n.t("Allow and start")}
           </button>
         )}
       </div>
@@ -75,7 +90,7 @@ function Values({ label, testid, values }: { label: string; testid: string; valu
           <li key={v.name}>
             {v.value === undefined ? (
               <>
-                <code>{v.name}</code> <span className="mcp-muted">hidden ({v.length} characters)</span>
+                <code>{v.name}</code> <span className="mcp-muted">{v.length === 1 ? l10n.t("hidden (1 character)") : l10n.t("hidden ({0} characters)", v.length)}</span>
               </>
             ) : (
               <code>

@@ -1,15 +1,16 @@
+import * as l10n from "@vscode/l10n";
 import { useSyncExternalStore } from "react";
 import type { McpFileInfo, McpScope } from "../../../src/shared/protocol/mcp";
 import { AddServerForm } from "./AddServerForm";
 import type { McpAsk, McpStore } from "./mcpStore";
-import { FILES, ServerCard } from "./ServerCard";
+import { PROJECT_FILE, ServerCard } from "./ServerCard";
 import "./mcp.css";
 
 /** The sidebar's MCP view: the servers of both config files, their problems, and "Add server". */
 export function McpView({ store }: { store: McpStore }) {
   const page = useSyncExternalStore(store.subscribe, store.get);
   const state = page.state;
-  if (!state) return <p className="mcp-muted mcp-view">Loading MCP servers…</p>;
+  if (!state) return <p className="mcp-muted mcp-view">{l10n.t("Loading MCP servers…")}</p>;
   return (
     <div className="mcp-view" data-testid="mcp-view">
       <div className="mcp-files">
@@ -17,7 +18,7 @@ export function McpView({ store }: { store: McpStore }) {
         <FileButton scope="global" file={state.files.global} ask={store.ask} />
       </div>
       {state.errors.length > 0 && (
-        <ul className="mcp-config-errors" data-testid="mcp-config-errors" aria-label="Problems in the MCP config files">
+        <ul className="mcp-config-errors" data-testid="mcp-config-errors" aria-label={l10n.t("Problems in the MCP config files")}>
           {state.errors.map((error) => (
             <li key={error} className="mcp-error">
               {error}
@@ -27,7 +28,7 @@ export function McpView({ store }: { store: McpStore }) {
       )}
       {state.servers.length === 0 ? (
         <p className="mcp-muted" data-testid="mcp-empty">
-          No MCP servers yet. Add one below, or write it in {FILES.project} or the global file.
+          {l10n.t("No MCP servers yet. Add one below, or write it in {0} or the global file.", PROJECT_FILE)}
         </p>
       ) : (
         state.servers.map((server) => <ServerCard key={`${server.source}:${server.name}`} server={server} ask={store.ask} />)
@@ -43,12 +44,12 @@ export function McpView({ store }: { store: McpStore }) {
 }
 
 function FileButton({ scope, file, ask }: { scope: McpScope; file: McpFileInfo | undefined; ask: McpAsk }) {
-  const label = scope === "project" ? "Project file" : "Global file";
-  const why = file ? `${file.path}${file.exists ? "" : " (made when opened)"}` : "Open a folder to have a project file";
+  const fresh = file !== undefined && !file.exists;
+  const label = scope === "project" ? (fresh ? l10n.t("Project file (new)") : l10n.t("Project file")) : fresh ? l10n.t("Global file (new)") : l10n.t("Global file");
+  const why = file ? (file.exists ? file.path : l10n.t("{0} (made when opened)", file.path)) : l10n.t("Open a folder to have a project file");
   return (
     <button type="button" className="secondary" title={why} disabled={!file} data-testid={`mcp-open-${scope}`} onClick={() => void ask("mcp/openFile", { scope })}>
       {label}
-      {file && !file.exists ? " (new)" : ""}
     </button>
   );
 }

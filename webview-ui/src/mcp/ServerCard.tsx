@@ -1,12 +1,48 @@
+import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import type { McpServerView, McpToolInfo } from "../../../src/shared/mcpView";
+import type { McpScope } from "../../../src/shared/protocol/mcp";
 import { ConfirmBar } from "../settings/ConfirmBar";
 import { useLatestAnswer } from "../settings/useSaveRequest";
 import { ApprovalPanel, blockedLabel } from "./ApprovalPanel";
 import type { McpAsk } from "./mcpStore";
 
-const TRANSPORTS: Record<McpServerView["transport"], string> = { stdio: "stdio (local command)", sse: "SSE", "streamable-http": "streamable HTTP" };
-export const FILES = { project: ".kilocode/mcp.json", global: "global mcp_settings.json" } as const;
+/** The project's config file, as its path reads. */
+export const PROJECT_FILE = ".kilocode/mcp.json";
+/** The global config file's name (it lives in the extension's storage). */
+export const GLOBAL_FILE = "mcp_settings.json";
+
+/** The config file of a scope, as a label: the project's by its path, the global one by name. */
+export function fileLabel(scope: McpScope): string {
+  return scope === "project" ? PROJECT_FILE : l10n.t("global {0}", GLOBAL_FILE);
+}
+
+function transportLabel(transport: McpServerView["transport"]): string {
+  switch (transport) {
+    case "stdio":
+      return l10n.t("stdio (local command)");
+    case "sse":
+      return l10n.t("SSE");
+    case "streamable-http":
+      return l10n.t("streamable HTTP");
+  }
+}
+
+function stateLabel(state: McpServerView["state"]): string {
+  switch (state) {
+    case "connecting":
+      return l10n.t("connecting");
+    case "connected":
+      return l10n.t("connected");
+    case "error":
+      return l10n.t("error");
+    case "disabled":
+      return l10n.t("disabled");
+    case "needs-approval":
+      return l10n.t("needs approval");
+  }
+}
+
 const LOG_TAIL = 50;
 
 /** Sends a request and keeps the answer to the latest one, so the card can show what the host answered. */
@@ -28,15 +64,15 @@ export function ServerCard({ server, ask }: { server: McpServerView; ask: McpAsk
   const disabled = server.state === "disabled";
   const blocked = server.blocked;
   return (
-    <section className="mcp-server" data-testid="mcp-server" data-name={name} data-state={server.state} aria-label={`MCP server ${name}`}>
+    <section className="mcp-server" data-testid="mcp-server" data-name={name} data-state={server.state} aria-label={l10n.t("MCP server {0}", name)}>
       <header className="mcp-server-head">
         <h3 className="mcp-name">{name}</h3>
         <span className={`mcp-state mcp-state-${server.state}`} data-testid="mcp-state">
-          {blocked ? blockedLabel(blocked) : server.state}
+          {blocked ? blockedLabel(blocked) : stateLabel(server.state)}
         </span>
       </header>
       <p className="mcp-meta">
-        {TRANSPORTS[server.transport]} · {FILES[server.source]}
+        {transportLabel(server.transport)} · {fileLabel(server.source)}
       </p>
       {blocked ? (
         <ApprovalPanel name={name} blocked={blocked} request={request} />
@@ -51,22 +87,29 @@ export function ServerCard({ server, ask }: { server: McpServerView; ask: McpAsk
         {/* A server that needs approval has nothing to restart. */}
         {!blocked && (
           <button type="button" className="secondary" disabled={disabled} onClick={() => void request("mcp/restart", { server: name })}>
-            Restart
+            {l10n.t("Restart")}
           </button>
         )}
         <button type="button" className="secondary" data-testid="mcp-toggle-server" onClick={() => void request("mcp/setDisabled", { server: name, disabled: !disabled })}>
-          {disabled ? "Enable" : "Disable"}
+          {disabled ? l10n.t("Enable") : l10n.t("Disable")}
         </button>
-        <button type="button" className="secondary" title={`Open ${FILES[server.source]} at this server`} onClick={() => void request("mcp/edit", { server: name })}>
-          Edit
+        <button
+          type="button"
+          className="secondary"
+          title={server.source === "project" ? l10n.t("Open {0} at this server", PROJECT_FILE) : l10n.t("Open global {0} at this server", GLOBAL_FILE)}
+          onClick={() => void request("mcp/edit", { server: name })}
+        >
+          {l10n.t("Edit")}
         </button>
         <button type="button" className="secondary" data-testid="mcp-delete" onClick={() => setConfirming(true)}>
-          Delete
+          {l10n.t("Delete")}
         </button>
       </div>
       {confirming && (
         <ConfirmBar
-          text={`Delete ${name} from ${FILES[server.source]}?`}
+          text={server.source === "project" ? l10n.t("Delete {0} from {1}?", name, PROJECT_FILE) : l10n.t("Delete {0} from global {1}?", name, GLOBAL_FILE)}
+          confirmLabel={l10n.t("Delete")}
+          cancelLabel={l10n.t("Keep it")}
           onConfirm={() => {
             setConfirming(false);
             void request("mcp/delete", { server: name });
@@ -84,8 +127,8 @@ export function ServerCard({ server, ask }: { server: McpServerView; ask: McpAsk
       {/* A server that never ran has no log worth a line. */}
       {!(blocked && server.log.length === 0) && (
         <details className="mcp-log" data-testid="mcp-log">
-          <summary>Log ({server.log.length} lines)</summary>
-          <pre>{server.log.slice(-LOG_TAIL).join("\n") || "(empty)"}</pre>
+          <summary>{server.log.length === 1 ? l10n.t("Log (1 line)") : l10n.t("Log ({0} lines)", server.log.length)}</summary>
+          <pre>{server.log.slice(-LOG_TAIL).join("\n") || l10n.t("(empty)")}</pre>
         </details>
       )}
     </section>
@@ -95,7 +138,7 @@ export function ServerCard({ server, ask }: { server: McpServerView; ask: McpAsk
 function Tools({ server, tools, ask }: { server: string; tools: McpToolInfo[]; ask: McpAsk }) {
   return (
     <div className="mcp-tools" data-testid="mcp-tools">
-      <h4>Tools ({tools.length})</h4>
+      <h4>{l10n.t("Tools ({0})", tools.length)}</h4>
       <ul>
         {tools.map((tool) => (
           <ToolRow key={tool.name} server={server} tool={tool} ask={ask} />
@@ -134,13 +177,20 @@ function ToolRow({ server, tool, ask }: { server: string; tool: McpToolInfo; ask
         {tool.description && <span className="mcp-muted">{tool.description}</span>}
       </div>
       <div className="mcp-switches">
-        <label className="mcp-check" title="Offer this tool to the model">
-          <input type="checkbox" data-testid="tool-enabled" aria-label={`Use ${tool.name}`} checked={enabled} onChange={(e) => set("enabled", e.target.checked)} />
-          Use
+        <label className="mcp-check" title={l10n.t("Offer this tool to the model")}>
+          <input type="checkbox" data-testid="tool-enabled" aria-label={l10n.t("Use {0}", tool.name)} checked={enabled} onChange={(e) => set("enabled", e.target.checked)} />
+          {l10n.t("Use")}
         </label>
-        <label className="mcp-check" title="Run this tool without asking">
-          <input type="checkbox" data-testid="tool-always-allow" aria-label={`Always allow ${tool.name}`} checked={always} disabled={!enabled} onChange={(e) => set("alwaysAllow", e.target.checked)} />
-          Always allow
+        <label className="mcp-check" title={l10n.t("Run this tool without asking")}>
+          <input
+            type="checkbox"
+            data-testid="tool-always-allow"
+            aria-label={l10n.t("Always allow {0}", tool.name)}
+            checked={always}
+            disabled={!enabled}
+            onChange={(e) => set("alwaysAllow", e.target.checked)}
+          />
+          {l10n.t("Always allow")}
         </label>
       </div>
       {failed && (
@@ -155,23 +205,25 @@ function ToolRow({ server, tool, ask }: { server: string; tool: McpToolInfo; ask
 /** Resources, templates, prompts and the server's instructions, folded: they can be long. */
 function Offers({ server }: { server: McpServerView }) {
   const lists = [
-    { title: "Resources", testid: "mcp-resources", items: server.resources.map((r) => ({ key: r.uri, name: r.name ?? r.uri, detail: r.name ? r.uri : undefined, description: r.description })) },
     {
-      title: "Resource templates",
+      title: (n: number) => l10n.t("Resources ({0})", n),
+      testid: "mcp-resources",
+      items: server.resources.map((r) => ({ key: r.uri, name: r.name ?? r.uri, detail: r.name ? r.uri : undefined, description: r.description })),
+    },
+    {
+      title: (n: number) => l10n.t("Resource templates ({0})", n),
       testid: "mcp-templates",
       items: server.templates.map((t) => ({ key: t.uriTemplate, name: t.name ?? t.uriTemplate, detail: t.name ? t.uriTemplate : undefined, description: t.description })),
     },
-    { title: "Prompts", testid: "mcp-prompts", items: server.prompts.map((p) => ({ key: p.name, name: p.name, detail: undefined, description: p.description })) },
+    { title: (n: number) => l10n.t("Prompts ({0})", n), testid: "mcp-prompts", items: server.prompts.map((p) => ({ key: p.name, name: p.name, detail: undefined, description: p.description })) },
   ];
   return (
     <>
       {lists
         .filter((list) => list.items.length > 0)
         .map((list) => (
-          <details key={list.title} className="mcp-offers" data-testid={list.testid}>
-            <summary>
-              {list.title} ({list.items.length})
-            </summary>
+          <details key={list.testid} className="mcp-offers" data-testid={list.testid}>
+            <summary>{list.title(list.items.length)}</summary>
             <ul>
               {list.items.map((item) => (
                 <li key={item.key}>
@@ -185,7 +237,7 @@ function Offers({ server }: { server: McpServerView }) {
         ))}
       {server.instructions && (
         <details className="mcp-offers">
-          <summary>Instructions</summary>
+          <summary>{l10n.t("Instructions")}</summary>
           <pre>{server.instructions}</pre>
         </details>
       )}

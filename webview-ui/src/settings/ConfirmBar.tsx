@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useId } from "react";
 
 /**
@@ -8,8 +9,9 @@ export function ConfirmBar({
   text,
   onConfirm,
   onCancel,
-  confirmLabel = "Delete",
-  cancelLabel = "Keep it",
+  // Defaults are worked out at each render, after the bundle is set.
+  confirmLabel = l10n.t("Delete"),
+  cancelLabel = l10n.t("Keep it"),
   testId = "confirm-delete",
 }: {
   text: string;

@@ -1,16 +1,39 @@
+import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import type { ModeForm, ModeGroupView, ModeView } from "../../../src/shared/protocol/settings";
 import { useSaveRequest } from "./useSaveRequest";
 import type { SettingsAsk } from "./model";
 
-const GROUPS = [
-  ["read", "Read files"],
-  ["edit", "Edit files"],
-  ["command", "Run commands"],
-  ["browser", "Use the browser"],
-  ["mcp", "Use MCP tools"],
-] as const;
-type GroupName = (typeof GROUPS)[number][0];
+const GROUPS = ["read", "edit", "command", "browser", "mcp"] as const;
+type GroupName = (typeof GROUPS)[number];
+
+/** A tool group's label; translated when drawn (the bundle is set after the modules load). */
+function groupLabel(group: GroupName): string {
+  switch (group) {
+    case "read":
+      return l10n.t("Read files");
+    case "edit":
+      return l10n.t("Edit files");
+    case "command":
+      return l10n.t("Run commands");
+    case "browser":
+      return l10n.t("Use the browser");
+    case "mcp":
+      return l10n.t("Use MCP tools");
+  }
+}
+
+/** The page's refusal of an empty required field, one sentence per field. */
+function requiredMessage(field: "slug" | "name" | "roleDefinition"): string {
+  switch (field) {
+    case "slug":
+      return l10n.t("The slug is required");
+    case "name":
+      return l10n.t("The name is required");
+    case "roleDefinition":
+      return l10n.t("The role definition is required");
+  }
+}
 const TEXTS = ["slug", "name", "roleDefinition", "whenToUse", "description", "customInstructions"] as const;
 type TextField = (typeof TEXTS)[number];
 const SLUG = /^[a-zA-Z0-9][a-zA-Z0-9-]*$/;
@@ -35,7 +58,7 @@ export function ModeEditor({ target, hasWorkspace, ask, onDone }: { target: Mode
   const start = target.mode;
   const [texts, setTexts] = useState<Record<TextField, string>>(() => Object.fromEntries(TEXTS.map((k) => [k, start?.[k] ?? ""])) as Record<TextField, string>);
   const [checked, setChecked] = useState<Record<GroupName, boolean>>(
-    () => Object.fromEntries(GROUPS.map(([g]) => [g, groupOf(start?.groups ?? ["read"], g) !== undefined])) as Record<GroupName, boolean>,
+    () => Object.fromEntries(GROUPS.map((g) => [g, groupOf(start?.groups ?? ["read"], g) !== undefined])) as Record<GroupName, boolean>,
   );
   const editGroup = groupOf(start?.groups ?? [], "edit");
   const editOptions = typeof editGroup === "object" ? editGroup[1] : {};
@@ -46,16 +69,16 @@ export function ModeEditor({ target, hasWorkspace, ask, onDone }: { target: Mode
 
   const save = () => {
     const missing = (["slug", "name", "roleDefinition"] as const).find((k) => texts[k].trim() === "");
-    if (missing) return refuse(missing, `${missing === "roleDefinition" ? "The role definition" : missing === "slug" ? "The slug" : "The name"} is required`);
-    if (!SLUG.test(texts.slug.trim())) return refuse("slug", "The slug uses letters, digits and dashes, and starts with a letter or digit");
+    if (missing) return refuse(missing, requiredMessage(missing));
+    if (!SLUG.test(texts.slug.trim())) return refuse("slug", l10n.t("The slug uses letters, digits and dashes, and starts with a letter or digit"));
     if (checked.edit && fileRegex.trim() !== "") {
       try {
         new RegExp(fileRegex.trim());
       } catch {
-        return refuse("fileRegex", "The file regex is not a valid regular expression");
+        return refuse("fileRegex", l10n.t("The file regex is not a valid regular expression"));
       }
     }
-    const groups: ModeForm["groups"] = GROUPS.filter(([g]) => checked[g]).map(([g]) =>
+    const groups: ModeForm["groups"] = GROUPS.filter((g) => checked[g]).map((g) =>
       g === "edit" && fileRegex.trim() !== "" ? ["edit", { fileRegex: fileRegex.trim(), ...(regexNote.trim() ? { description: regexNote.trim() } : {}) }] : g,
     );
     submit(
@@ -96,41 +119,41 @@ export function ModeEditor({ target, hasWorkspace, ask, onDone }: { target: Mode
         save();
       }}
     >
-      <h3>{target.replace && start ? `Edit mode ${start.name}` : start ? `Customize ${start.name}` : "New mode"}</h3>
+      <h3>{target.replace && start ? l10n.t("Edit mode {0}", start.name) : start ? l10n.t("Customize {0}", start.name) : l10n.t("New mode")}</h3>
       <label>
-        Saved in
+        {l10n.t("Saved in")}
         <select data-testid="mode-scope" value={scope} disabled={target.replace} onChange={(e) => setScope(e.target.value as "project" | "global")}>
           <option value="project" disabled={!hasWorkspace}>
-            This project (.kilocodemodes)
+            {l10n.t("This project (.kilocodemodes)")}
           </option>
-          <option value="global">All projects (global modes file)</option>
+          <option value="global">{l10n.t("All projects (global modes file)")}</option>
         </select>
       </label>
       {fieldError("scope")}
-      {text("slug", "Slug (letters, digits, dashes)")}
-      {text("name", "Name")}
-      {text("roleDefinition", "Role definition", true)}
-      {text("whenToUse", "When to use (optional)", true)}
-      {text("description", "Description (optional)")}
-      {text("customInstructions", "Custom instructions (optional)", true)}
+      {text("slug", l10n.t("Slug (letters, digits, dashes)"))}
+      {text("name", l10n.t("Name"))}
+      {text("roleDefinition", l10n.t("Role definition"), true)}
+      {text("whenToUse", l10n.t("When to use (optional)"), true)}
+      {text("description", l10n.t("Description (optional)"))}
+      {text("customInstructions", l10n.t("Custom instructions (optional)"), true)}
       <fieldset className="ks-groups">
-        <legend>Tools this mode may use</legend>
-        {GROUPS.map(([g, label]) => (
+        <legend>{l10n.t("Tools this mode may use")}</legend>
+        {GROUPS.map((g) => (
           <label key={g} className="ks-check">
             <input type="checkbox" data-testid={`mode-group-${g}`} checked={checked[g]} onChange={(e) => setChecked({ ...checked, [g]: e.target.checked })} />
-            {label}
+            {groupLabel(g)}
           </label>
         ))}
         {checked.edit && (
           <>
             <label>
-              Only files matching (regex, optional)
-              <input data-testid="mode-fileRegex" placeholder="e.g. \.md$" value={fileRegex} onChange={(e) => setFileRegex(e.target.value)} />
+              {l10n.t("Only files matching (regex, optional)")}
+              <input data-testid="mode-fileRegex" placeholder={l10n.t("e.g. {0}", "\\.md$")} value={fileRegex} onChange={(e) => setFileRegex(e.target.value)} />
             </label>
             {fieldError("fileRegex")}
             {fileRegex.trim() !== "" && (
               <label>
-                Which files, in words (optional)
+                {l10n.t("Which files, in words (optional)")}
                 <input data-testid="mode-fileRegexDescription" value={regexNote} onChange={(e) => setRegexNote(e.target.value)} />
               </label>
             )}
@@ -145,10 +168,10 @@ export function ModeEditor({ target, hasWorkspace, ask, onDone }: { target: Mode
       )}
       <div className="ks-actions">
         <button type="submit" data-testid="save-mode">
-          Save mode
+          {l10n.t("Save mode")}
         </button>
         <button type="button" className="secondary" onClick={onDone}>
-          Cancel
+          {l10n.t("Cancel")}
         </button>
       </div>
     </form>

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { Pickers } from "../../../src/shared/protocol/messages";
 import { send } from "../vscodeApi";
@@ -76,8 +77,8 @@ export function ModePicker({ modes, current }: { modes: readonly PickerMode[]; c
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
-        aria-label={`Mode: ${mode?.name ?? "none"}`}
-        title="Mode (Ctrl+. cycles)"
+        aria-label={l10n.t("Mode: {0}", mode?.name ?? l10n.t("none"))}
+        title={l10n.t("Mode: {0} (Ctrl+. cycles)", mode?.name ?? l10n.t("none"))}
         onClick={() => (open ? close() : show())}
         onKeyDown={(event) => {
           if (event.key === "ArrowUp" || event.key === "ArrowDown") {
@@ -87,12 +88,12 @@ export function ModePicker({ modes, current }: { modes: readonly PickerMode[]; c
         }}
       >
         <span className={`codicon codicon-${iconOf(current ?? "")}`} aria-hidden="true" />
-        <span className="mode-button-name">{mode?.name ?? "Mode"}</span>
+        <span className="mode-button-name">{mode?.name ?? l10n.t("Mode")}</span>
         <span className="codicon codicon-chevron-up" aria-hidden="true" />
       </button>
       {open && (
         <div className="mode-popover" data-testid="mode-popover">
-          <ul ref={list} id={listId} role="listbox" aria-label="Modes" tabIndex={0} aria-activedescendant={`${listId}-${active}`} onKeyDown={onListKey}>
+          <ul ref={list} id={listId} role="listbox" aria-label={l10n.t("Modes")} tabIndex={0} aria-activedescendant={`${listId}-${active}`} onKeyDown={onListKey}>
             {modes.map((m, i) => (
               <li
                 key={m.slug}
@@ -121,7 +122,7 @@ export function ModePicker({ modes, current }: { modes: readonly PickerMode[]; c
               send({ type: "chat/openSettings", section: "modes" });
             }}
           >
-            <span className="codicon codicon-gear" aria-hidden="true" /> Edit modes…
+            <span className="codicon codicon-gear" aria-hidden="true" /> {l10n.t("Edit modes…")}
           </button>
         </div>
       )}

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { ConfirmBar } from "./ConfirmBar";
 import { useCallback, useState } from "react";
 import type { ModeView, ProfileView } from "../../../src/shared/protocol/settings";
@@ -8,19 +9,24 @@ import type { SettingsAsk } from "./model";
 function PinSelect({ mode, profiles, ask }: { mode: ModeView; profiles: ProfileView[]; ask: SettingsAsk }) {
   return (
     <select
-      aria-label={`Profile pinned to ${mode.name}`}
+      aria-label={l10n.t("Profile pinned to {0}", mode.name)}
       value={mode.pinnedProfile ?? ""}
       onChange={(e) => void ask("settings/pinMode", { mode: mode.slug, profile: e.target.value === "" ? null : e.target.value })}
     >
-      <option value="">(active profile)</option>
+      <option value="">{l10n.t("(active profile)")}</option>
       {profiles.map((p) => (
         <option key={p.name} value={p.name}>
           {p.name}
         </option>
       ))}
-      {mode.pinnedProfile && !profiles.some((p) => p.name === mode.pinnedProfile) && <option value={mode.pinnedProfile}>{mode.pinnedProfile} (missing)</option>}
+      {mode.pinnedProfile && !profiles.some((p) => p.name === mode.pinnedProfile) && <option value={mode.pinnedProfile}>{l10n.t("{0} (missing)", mode.pinnedProfile)}</option>}
     </select>
   );
+}
+
+/** Where a mode comes from: its file, or "built-in" (the host's word for the modes Kiln ships), in the page's language. */
+function sourceOf(mode: ModeView): string {
+  return mode.scope === "built-in" ? l10n.t("built-in") : mode.source;
 }
 
 /** Built-in and custom modes: where each comes from, its pinned profile, and create/edit/customize/delete/export. */
@@ -35,28 +41,34 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
   };
   return (
     <section className="ks-section" aria-labelledby="ks-modes">
-      <h2 id="ks-modes">Modes</h2>
-      <p className="ks-hint">A custom mode with a built-in mode's slug replaces it. New tasks read the mode files.</p>
+      <h2 id="ks-modes">{l10n.t("Modes")}</h2>
+      <p className="ks-hint">
+        {l10n.t("A custom mode with a built-in mode's slug replaces it.")} {l10n.t("New tasks read the mode files.")}
+      </p>
       <div className="ks-actions">
         <button type="button" data-testid="new-mode" onClick={() => setEditing({ replace: false, scope: defaultScope })}>
-          New mode
+          {l10n.t("New mode")}
         </button>
         <button
           type="button"
           className="secondary"
           disabled={!hasWorkspace}
-          title={hasWorkspace ? undefined : "Open a folder first"}
+          title={hasWorkspace ? undefined : l10n.t("Open a folder first")}
           onClick={() => send({ type: "settings/editModes", scope: "project" })}
         >
-          Open .kilocodemodes
+          {l10n.t("Open {0}", ".kilocodemodes")}
         </button>
         <button type="button" className="secondary" onClick={() => send({ type: "settings/editModes", scope: "global" })}>
-          Open global modes
+          {l10n.t("Open global modes")}
         </button>
       </div>
       {confirming && (
         <ConfirmBar
-          text={confirming.overridesBuiltIn ? `Delete custom mode ${confirming.name}? The built-in ${confirming.slug} mode comes back.` : `Delete mode ${confirming.name} from ${confirming.source}?`}
+          text={
+            confirming.overridesBuiltIn
+              ? l10n.t("Delete custom mode {0}? The built-in {1} mode comes back.", confirming.name, confirming.slug)
+              : l10n.t("Delete mode {0} from {1}?", confirming.name, confirming.source)
+          }
           onConfirm={() => remove(confirming)}
           onCancel={() => setConfirming(undefined)}
         />
@@ -65,9 +77,9 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
       <table className="ks-table">
         <thead>
           <tr>
-            <th>Mode</th>
-            <th>Source</th>
-            <th>Pinned profile</th>
+            <th>{l10n.t("Mode")}</th>
+            <th>{l10n.t("Source")}</th>
+            <th>{l10n.t("Pinned profile")}</th>
             <th />
           </tr>
         </thead>
@@ -76,10 +88,10 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
             <tr key={m.slug} data-testid="mode" data-slug={m.slug} data-scope={m.scope}>
               <td>
                 {m.name} <span className="ks-muted">({m.slug})</span>
-                {m.overridesBuiltIn && <span className="ks-badge">overrides built-in</span>}
+                {m.overridesBuiltIn && <span className="ks-badge">{l10n.t("overrides built-in")}</span>}
               </td>
-              <td className="ks-muted ks-path" title={m.source}>
-                {m.source}
+              <td className="ks-muted ks-path" title={sourceOf(m)}>
+                {sourceOf(m)}
               </td>
               <td>
                 <PinSelect mode={m} profiles={profiles} ask={ask} />
@@ -87,26 +99,26 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
               <td>
                 <div className="ks-actions">
                   {m.scope === "built-in" ? (
-                    <button type="button" className="secondary" aria-label={`Customize ${m.name}`} onClick={() => setEditing({ mode: m, replace: false, scope: defaultScope })}>
-                      Customize
+                    <button type="button" className="secondary" aria-label={l10n.t("Customize {0}", m.name)} onClick={() => setEditing({ mode: m, replace: false, scope: defaultScope })}>
+                      {l10n.t("Customize")}
                     </button>
                   ) : (
                     <>
                       <button
                         type="button"
                         className="secondary"
-                        aria-label={`Edit ${m.name}`}
+                        aria-label={l10n.t("Edit {0}", m.name)}
                         onClick={() => setEditing({ mode: m, replace: true, scope: m.scope === "global" ? "global" : "project" })}
                       >
-                        Edit
+                        {l10n.t("Edit")}
                       </button>
-                      <button type="button" className="secondary danger" aria-label={`Delete ${m.name}`} onClick={() => setConfirming(m)}>
-                        Delete
+                      <button type="button" className="secondary danger" aria-label={l10n.t("Delete {0}", m.name)} onClick={() => setConfirming(m)}>
+                        {l10n.t("Delete")}
                       </button>
                     </>
                   )}
-                  <button type="button" className="secondary" aria-label={`Export YAML of ${m.name}`} onClick={() => void ask("settings/exportMode", { slug: m.slug })}>
-                    Export YAML
+                  <button type="button" className="secondary" aria-label={l10n.t("Export YAML of {0}", m.name)} onClick={() => void ask("settings/exportMode", { slug: m.slug })}>
+                    {l10n.t("Export YAML")}
                   </button>
                 </div>
               </td>

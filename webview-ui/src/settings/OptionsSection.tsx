@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useState } from "react";
 import { OPTION_SETTING, OptionChangesSchema, type ModeView, type OptionChanges, type OptionField, type OptionsView } from "../../../src/shared/protocol/settings";
 import type { Result, SettingsAsk } from "./model";
@@ -5,38 +6,93 @@ import { useLatestAnswer } from "./useSaveRequest";
 
 type TextField = Exclude<OptionField, "mode" | "requireTodosDone">;
 
+type Group = "task" | "context" | "budgets" | "terminal" | "edits" | "browser";
+
 /** The boxes, grouped as a user looks for them; each is saved with the form's one Save button. */
-const GROUPS: { title: string; fields: { field: TextField; label: string; numeric: boolean }[] }[] = [
+const GROUPS: { group: Group; fields: { field: TextField; numeric: boolean }[] }[] = [
   {
-    title: "Task",
+    group: "task",
     fields: [
-      { field: "maxRequests", label: "Max model requests per task", numeric: true },
-      { field: "retries", label: "Automatic retries of a failed request (0 to 10)", numeric: true },
+      { field: "maxRequests", numeric: true },
+      { field: "retries", numeric: true },
     ],
   },
   {
-    title: "Context",
+    group: "context",
     fields: [
-      { field: "readFileMaxLines", label: "Lines read_file shows per file", numeric: true },
-      { field: "toolResultMaxChars", label: "Characters of a tool result sent to the model (the rest is saved to a file)", numeric: true },
-      { field: "autoCondensePercent", label: "Condense the conversation at this % of the model's window (0: never; the oldest turns are hidden instead)", numeric: true },
-      { field: "shortenResultsAfter", label: "Send an old large tool result as a one-line note after this many newer ones (0: never)", numeric: true },
+      { field: "readFileMaxLines", numeric: true },
+      { field: "toolResultMaxChars", numeric: true },
+      { field: "autoCondensePercent", numeric: true },
+      { field: "shortenResultsAfter", numeric: true },
     ],
   },
   {
-    title: "Budgets of a task (0: no limit)",
+    group: "budgets",
     fields: [
-      { field: "budgetMaxTokens", label: "Tokens in all", numeric: true },
-      { field: "budgetMaxCost", label: "Cost in USD (where the model's prices are known)", numeric: true },
-      { field: "budgetMaxInputTokens", label: "Input tokens of one request", numeric: true },
+      { field: "budgetMaxTokens", numeric: true },
+      { field: "budgetMaxCost", numeric: true },
+      { field: "budgetMaxInputTokens", numeric: true },
     ],
   },
-  { title: "Terminal", fields: [{ field: "outputMaxChars", label: "Characters of command output shown (head and tail)", numeric: true }] },
-  { title: "Edits", fields: [{ field: "fuzzyThreshold", label: "apply_diff match threshold (0.8 to 1; 1: exact apart from whitespace)", numeric: true }] },
-  { title: "Browser", fields: [{ field: "browserPath", label: "Browser executable (empty: found automatically)", numeric: false }] },
+  { group: "terminal", fields: [{ field: "outputMaxChars", numeric: true }] },
+  { group: "edits", fields: [{ field: "fuzzyThreshold", numeric: true }] },
+  { group: "browser", fields: [{ field: "browserPath", numeric: false }] },
 ];
 const TEXT_FIELDS = GROUPS.flatMap((g) => g.fields);
-const LABELS = Object.fromEntries([...TEXT_FIELDS.map((f) => [f.field, f.label]), ["mode", "Default mode of new tasks"], ["requireTodosDone", "Require todos done"]]) as Record<OptionField, string>;
+
+/** A group's heading; translated when drawn (the bundle is set after the modules load). */
+function groupTitle(group: Group): string {
+  switch (group) {
+    case "task":
+      return l10n.t("Task");
+    case "context":
+      return l10n.t("Context");
+    case "budgets":
+      return l10n.t("Budgets of a task (0: no limit)");
+    case "terminal":
+      return l10n.t("Terminal");
+    case "edits":
+      return l10n.t("Edits");
+    case "browser":
+      return l10n.t("Browser");
+  }
+}
+
+/** A setting's label, over its box and at the start of the page's refusal of its value. */
+function optionLabel(field: OptionField): string {
+  switch (field) {
+    case "mode":
+      return l10n.t("Default mode of new tasks");
+    case "requireTodosDone":
+      return l10n.t("Require todos done");
+    case "maxRequests":
+      return l10n.t("Max model requests per task");
+    case "retries":
+      return l10n.t("Automatic retries of a failed request (0 to 10)");
+    case "readFileMaxLines":
+      return l10n.t("Lines read_file shows per file");
+    case "toolResultMaxChars":
+      return l10n.t("Characters of a tool result sent to the model (the rest is saved to a file)");
+    case "autoCondensePercent":
+      return l10n.t("Condense the conversation at this % of the model's window (0: never; the oldest turns are hidden instead)");
+    case "shortenResultsAfter":
+      return l10n.t("Send an old large tool result as a one-line note after this many newer ones (0: never)");
+    case "budgetMaxTokens":
+      return l10n.t("Tokens in all");
+    case "budgetMaxCost":
+      return l10n.t("Cost in USD (where the model's prices are known)");
+    case "budgetMaxInputTokens":
+      return l10n.t("Input tokens of one request");
+    case "outputMaxChars":
+      return l10n.t("Characters of command output shown (head and tail)");
+    case "fuzzyThreshold":
+      return l10n.t("apply_diff match threshold (0.8 to 1; 1: exact apart from whitespace)");
+    case "browserPath":
+      return l10n.t("Browser executable (empty: found automatically)");
+  }
+}
+
+const isOptionField = (field: string): field is OptionField => Object.hasOwn(OPTION_SETTING, field);
 
 type Drafts = Record<TextField, string>;
 const draftsOf = (options: OptionsView): Drafts => Object.fromEntries(TEXT_FIELDS.map(({ field }) => [field, String(options[field])])) as Drafts;
@@ -65,7 +121,13 @@ function changesOf(drafts: Drafts, options: OptionsView): { changes: OptionChang
   if (parsed.success) return { changes: parsed.data };
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0] ?? "options");
-  return { error: { ok: false, field, message: `${LABELS[field as OptionField] ?? field} ${issue.message}` } };
+  // The schema's words (shared with the host, e.g. "must be a whole number, 1 or more") follow the box's label.
+  const message = l10n.t({
+    message: "{0} {1}",
+    args: [isOptionField(field) ? optionLabel(field) : field, issue.message],
+    comment: ["{0} is a setting's label, {1} what is wrong with the value given (English, from the settings schema)."],
+  });
+  return { error: { ok: false, field, message } };
 }
 
 /** Task defaults, the limits on what reaches the model, apply_diff and the browser: kiln.* settings. */
@@ -88,17 +150,18 @@ export function OptionsSection({ options, modes, ask }: { options: OptionsView; 
     if (Object.keys(checked.changes).length > 0) save(checked.changes);
   };
   const dirty = TEXT_FIELDS.some(({ field }) => drafts[field].trim() !== String(options[field]));
-  const where = (field: OptionField) => (options.workspaceFields.includes(field) ? <span className="ks-muted"> (workspace)</span> : null);
+  const where = (field: OptionField) => (options.workspaceFields.includes(field) ? <span className="ks-muted"> {l10n.t("(workspace)")}</span> : null);
   const known = modes.some((m) => m.slug === options.mode);
   return (
     <section className="ks-section" aria-labelledby="ks-options" data-testid="options-section">
-      <h2 id="ks-options">Limits and tools</h2>
+      <h2 id="ks-options">{l10n.t("Limits and tools")}</h2>
       <p className="ks-hint">
-        Defaults of new tasks, how much of files, tool results and command output reaches the model, and what a task may spend. Limits and budgets apply to the next request, also in a running task.
+        {l10n.t("Defaults of new tasks, how much of files, tool results and command output reaches the model, and what a task may spend.")}{" "}
+        {l10n.t("Limits and budgets apply to the next request, also in a running task.")}
       </p>
       {options.workspaceFields.length > 0 && (
         <p className="ks-hint" data-testid="options-workspace">
-          Set for this workspace (changes are saved there): {options.workspaceFields.map((f) => `kiln.${OPTION_SETTING[f]}`).join(", ")}
+          {l10n.t("Set for this workspace (changes are saved there): {0}", options.workspaceFields.map((f) => `kiln.${OPTION_SETTING[f]}`).join(", "))}
         </p>
       )}
       <form
@@ -111,7 +174,7 @@ export function OptionsSection({ options, modes, ask }: { options: OptionsView; 
       >
         <label>
           <span>
-            {LABELS.mode}
+            {optionLabel("mode")}
             {where("mode")}
           </span>
           <select data-testid="options-mode" value={options.mode} onChange={(e) => save({ mode: e.target.value })}>
@@ -126,17 +189,18 @@ export function OptionsSection({ options, modes, ask }: { options: OptionsView; 
         <FieldError error={error} field="mode" />
         <label className="ks-check">
           <input type="checkbox" data-testid="options-requireTodosDone" checked={options.requireTodosDone} onChange={(e) => save({ requireTodosDone: e.target.checked })} />
-          Refuse attempt_completion while the todo list has open items{where("requireTodosDone")}
+          {l10n.t("Refuse attempt_completion while the todo list has open items")}
+          {where("requireTodosDone")}
         </label>
         <FieldError error={error} field="requireTodosDone" />
         {GROUPS.map((group) => (
-          <fieldset key={group.title} className="ks-limits">
-            <legend>{group.title}</legend>
-            {group.fields.map(({ field, label, numeric }) => (
+          <fieldset key={group.group} className="ks-limits">
+            <legend>{groupTitle(group.group)}</legend>
+            {group.fields.map(({ field, numeric }) => (
               <div key={field}>
                 <label>
                   <span>
-                    {label}
+                    {optionLabel(field)}
                     {where(field)}
                   </span>
                   <input
@@ -154,10 +218,10 @@ export function OptionsSection({ options, modes, ask }: { options: OptionsView; 
         <FieldError error={error} field="options" />
         <div className="ks-actions">
           <button type="submit" data-testid="save-options" disabled={!dirty}>
-            Save limits and tools
+            {l10n.t("Save limits and tools")}
           </button>
           <button type="button" className="secondary" disabled={!dirty} onClick={() => (setDrafts(draftsOf(options)), setLocal(undefined))}>
-            Undo edits
+            {l10n.t("Undo edits")}
           </button>
         </div>
       </form>

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useSyncExternalStore } from "react";
 import { send } from "../vscodeApi";
 import { ModePicker } from "./ModePicker";
@@ -17,12 +18,12 @@ export function Pickers() {
       {pickers.profiles.length > 0 && (
         <select
           data-testid="profile-picker"
-          aria-label="Provider profile"
-          title={pickers.provider ? `${pickers.provider.kind} · ${pickers.provider.model}` : "Provider profile"}
+          aria-label={l10n.t("Provider profile")}
+          title={pickers.provider ? `${pickers.provider.kind} · ${pickers.provider.model}` : l10n.t("Provider profile")}
           value={pickers.profile ?? ""}
           onChange={(e) => send({ type: "chat/setProfile", name: e.target.value })}
         >
-          {pickers.profile === undefined && <option value="">(no usable profile)</option>}
+          {pickers.profile === undefined && <option value="">{l10n.t("(no usable profile)")}</option>}
           {pickers.profiles.map((p) => (
             <option key={p.name} value={p.name}>
               {p.name} · {p.model || p.kind}

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import type { ProfileForm, ProfileView } from "../../../src/shared/protocol/settings";
 import { useSaveRequest } from "./useSaveRequest";
@@ -6,19 +7,48 @@ import type { SettingsAsk } from "./model";
 const KINDS = ["anthropic", "openai", "openai-compatible"] as const;
 const PROTOCOLS = ["xml", "native", "auto"] as const;
 /** The model overrides the form offers: window, output limit, prices (USD per million tokens). */
-const NUMBERS = [
-  ["contextWindow", "Context window (tokens)"],
-  ["maxOutputTokens", "Max output (tokens)"],
-  ["inputPrice", "Input price ($/M)"],
-  ["outputPrice", "Output price ($/M)"],
-  ["cacheReadPrice", "Cache read price ($/M)"],
-  ["cacheWritePrice", "Cache write price ($/M)"],
-] as const;
-type NumberField = (typeof NUMBERS)[number][0];
+const NUMBERS = ["contextWindow", "maxOutputTokens", "inputPrice", "outputPrice", "cacheReadPrice", "cacheWritePrice"] as const;
+type NumberField = (typeof NUMBERS)[number];
+
+/** A model override's label; translated when drawn (the bundle is set after the modules load). */
+function numberLabel(key: NumberField): string {
+  switch (key) {
+    case "contextWindow":
+      return l10n.t("Context window (tokens)");
+    case "maxOutputTokens":
+      return l10n.t("Max output (tokens)");
+    case "inputPrice":
+      return l10n.t("Input price ($/M)");
+    case "outputPrice":
+      return l10n.t("Output price ($/M)");
+    case "cacheReadPrice":
+      return l10n.t("Cache read price ($/M)");
+    case "cacheWritePrice":
+      return l10n.t("Cache write price ($/M)");
+  }
+}
+
+/** The page's refusal of a box that is not a number: one whole sentence per box. */
+function notANumber(key: NumberField): string {
+  switch (key) {
+    case "contextWindow":
+      return l10n.t("Context window (tokens) must be a number");
+    case "maxOutputTokens":
+      return l10n.t("Max output (tokens) must be a number");
+    case "inputPrice":
+      return l10n.t("Input price ($/M) must be a number");
+    case "outputPrice":
+      return l10n.t("Output price ($/M) must be a number");
+    case "cacheReadPrice":
+      return l10n.t("Cache read price ($/M) must be a number");
+    case "cacheWritePrice":
+      return l10n.t("Cache write price ($/M) must be a number");
+  }
+}
 
 function initialNumbers(profile: ProfileView | undefined): Record<NumberField, string> {
   const info = profile?.modelInfo ?? {};
-  return Object.fromEntries(NUMBERS.map(([key]) => [key, typeof info[key] === "number" ? String(info[key]) : ""])) as Record<NumberField, string>;
+  return Object.fromEntries(NUMBERS.map((key) => [key, typeof info[key] === "number" ? String(info[key]) : ""])) as Record<NumberField, string>;
 }
 
 /**
@@ -38,27 +68,27 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
 
   const save = () => {
     const modelInfo: NonNullable<ProfileForm["modelInfo"]> = {};
-    for (const [key, label] of NUMBERS) {
+    for (const key of NUMBERS) {
       const text = numbers[key].trim();
       if (text === "") continue;
       const value = Number(text);
       if (!Number.isFinite(value)) {
-        refuse("modelInfo", `${label} must be a number`);
+        refuse("modelInfo", notANumber(key));
         return;
       }
       modelInfo[key] = value;
     }
     const percent = condenseAt.trim() === "" ? undefined : Number(condenseAt);
     if (percent !== undefined && !(Number.isInteger(percent) && percent >= 0 && percent <= 100)) {
-      refuse("autoCondensePercent", "auto-condense must be a whole number from 0 to 100");
+      refuse("autoCondensePercent", l10n.t("auto-condense must be a whole number from 0 to 100"));
       return;
     }
     if (!isDefault && name.trim() === "") {
-      refuse("name", "a profile needs a name");
+      refuse("name", l10n.t("a profile needs a name"));
       return;
     }
     // Overrides the form does not show (tiers, supportsImages…) are kept as they were.
-    const kept = Object.fromEntries(Object.entries(profile?.modelInfo ?? {}).filter(([key]) => !NUMBERS.some(([k]) => k === key)));
+    const kept = Object.fromEntries(Object.entries(profile?.modelInfo ?? {}).filter(([key]) => !NUMBERS.some((k) => k === key)));
     submit(
       ask("settings/saveProfile", {
         ...(profile ? { original: profile.name } : {}),
@@ -91,15 +121,15 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
         save();
       }}
     >
-      <h3>{profile ? `Edit ${profile.name}` : "New profile"}</h3>
+      <h3>{profile ? l10n.t("Edit {0}", profile.name) : l10n.t("New profile")}</h3>
       <label>
-        Name
+        {l10n.t("Name")}
         <input data-testid="field-name" value={isDefault ? "default" : name} disabled={isDefault} onChange={(e) => setName(e.target.value)} maxLength={64} />
       </label>
-      {isDefault && <p className="ks-hint">The default profile is the kiln.provider.* settings.</p>}
+      {isDefault && <p className="ks-hint">{l10n.t("The default profile is the kiln.provider.* settings.")}</p>}
       {fieldError("name")}
       <label>
-        Provider
+        {l10n.t("Provider")}
         <select data-testid="field-kind" value={kind} onChange={(e) => setKind(e.target.value)}>
           {KINDS.map((k) => (
             <option key={k} value={k}>
@@ -110,22 +140,22 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
       </label>
       {fieldError("kind")}
       <label>
-        Base URL
+        {l10n.t("Base URL")}
         <input
           data-testid="field-baseUrl"
           value={baseUrl}
-          placeholder={kind === "openai-compatible" ? "http://localhost:11434/v1" : "empty: the provider's default"}
+          placeholder={kind === "openai-compatible" ? "http://localhost:11434/v1" : l10n.t("empty: the provider's default")}
           onChange={(e) => setBaseUrl(e.target.value)}
         />
       </label>
       {fieldError("baseUrl")}
       <label>
-        Model
-        <input data-testid="field-model" value={model} placeholder="empty: the provider's default" onChange={(e) => setModel(e.target.value)} />
+        {l10n.t("Model")}
+        <input data-testid="field-model" value={model} placeholder={l10n.t("empty: the provider's default")} onChange={(e) => setModel(e.target.value)} />
       </label>
       {fieldError("model")}
       <label>
-        Tool protocol
+        {l10n.t("Tool protocol")}
         <select data-testid="field-protocol" value={protocol} onChange={(e) => setProtocol(e.target.value)}>
           {PROTOCOLS.map((p) => (
             <option key={p} value={p}>
@@ -136,10 +166,10 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
       </label>
       {fieldError("protocol")}
       <fieldset className="ks-numbers">
-        <legend>Model info (empty: what Kiln knows of the model)</legend>
-        {NUMBERS.map(([key, label]) => (
+        <legend>{l10n.t("Model info (empty: what Kiln knows of the model)")}</legend>
+        {NUMBERS.map((key) => (
           <label key={key}>
-            {label}
+            {numberLabel(key)}
             <input data-testid={`field-${key}`} inputMode="decimal" value={numbers[key]} onChange={(e) => setNumbers({ ...numbers, [key]: e.target.value })} />
           </label>
         ))}
@@ -147,7 +177,7 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
       {fieldError("modelInfo")}
       {!isDefault && (
         <label>
-          Auto-condense at % of the window (empty: the kiln.context.autoCondensePercent setting; 0: off)
+          {l10n.t("Auto-condense at % of the window (empty: the kiln.context.autoCondensePercent setting; 0: off)")}
           <input data-testid="field-autoCondensePercent" inputMode="numeric" value={condenseAt} onChange={(e) => setCondenseAt(e.target.value)} />
         </label>
       )}
@@ -159,10 +189,10 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
       )}
       <div className="ks-actions">
         <button type="submit" data-testid="save-profile">
-          Save
+          {l10n.t("Save")}
         </button>
         <button type="button" className="secondary" onClick={onDone}>
-          Cancel
+          {l10n.t("Cancel")}
         </button>
       </div>
     </form>

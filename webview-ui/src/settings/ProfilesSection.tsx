@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useCallback, useState } from "react";
 import type { ProfileView } from "../../../src/shared/protocol/settings";
 import type { SettingsAsk } from "./model";
@@ -16,22 +17,22 @@ function KeyEntry({ profile, ask }: { profile: ProfileView; ask: SettingsAsk }) 
   return (
     <div className="ks-key">
       <span className={profile.hasKey ? "ks-badge ok" : "ks-badge"} data-testid="key-state">
-        {profile.hasKey ? "key set" : "no key"}
+        {profile.hasKey ? l10n.t("key set") : l10n.t("no key")}
       </span>
       <input
         type="password"
         autoComplete="off"
-        aria-label={`API key for ${profile.name}`}
-        placeholder={profile.hasKey ? "Replace the key" : "Paste the API key"}
+        aria-label={l10n.t("API key for {0}", profile.name)}
+        placeholder={profile.hasKey ? l10n.t("Replace the key") : l10n.t("Paste the API key")}
         value={key}
         onChange={(e) => setKey(e.target.value)}
       />
       <button type="button" disabled={key.trim() === ""} onClick={() => submit(key)}>
-        Save key
+        {l10n.t("Save key")}
       </button>
       {profile.hasKey && (
         <button type="button" className="secondary" onClick={() => submit("")}>
-          Remove key
+          {l10n.t("Remove key")}
         </button>
       )}
       {answer && !answer.ok && (
@@ -52,14 +53,16 @@ export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileVi
 
   return (
     <section className="ks-section" aria-labelledby="ks-profiles">
-      <h2 id="ks-profiles">Provider profiles</h2>
-      <p className="ks-hint">The active profile serves new tasks; a mode can pin its own (below). Keys stay in VS Code's secret storage.</p>
+      <h2 id="ks-profiles">{l10n.t("Provider profiles")}</h2>
+      <p className="ks-hint">
+        {l10n.t("The active profile serves new tasks; a mode can pin its own (below).")} {l10n.t("Keys stay in VS Code's secret storage.")}
+      </p>
       <ul className="ks-list">
         {profiles.map((p) => (
           <li key={p.name} className="ks-item" data-testid="profile" data-name={p.name}>
             <div className="ks-item-head">
               <strong>{p.name}</strong>
-              {p.name === active && <span className="ks-badge ok">active</span>}
+              {p.name === active && <span className="ks-badge ok">{l10n.t("active")}</span>}
               <span className="ks-muted">
                 {p.kind}
                 {p.model ? ` · ${p.model}` : ""}
@@ -69,14 +72,14 @@ export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileVi
             <KeyEntry profile={p} ask={ask} />
             <div className="ks-actions">
               <button type="button" className="secondary" onClick={() => setEditing(p.name)}>
-                Edit
+                {l10n.t("Edit")}
               </button>
               <button type="button" className="secondary" disabled={p.name === active} onClick={() => void ask("settings/setActive", { name: p.name })}>
-                Make active
+                {l10n.t("Make active")}
               </button>
               {p.source !== "legacy" && (
                 <button type="button" className="secondary danger" data-testid="delete-profile" onClick={() => setConfirming(p.name)}>
-                  Delete
+                  {l10n.t("Delete")}
                 </button>
               )}
             </div>
@@ -85,7 +88,7 @@ export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileVi
       </ul>
       {confirming !== undefined && (
         <ConfirmBar
-          text={`Delete profile ${confirming} and its key?`}
+          text={l10n.t("Delete profile {0} and its key?", confirming)}
           onConfirm={() => {
             void ask("settings/deleteProfile", { name: confirming });
             setConfirming(undefined);
@@ -95,7 +98,7 @@ export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileVi
       )}
       {editing === undefined ? (
         <button type="button" data-testid="add-profile" onClick={() => setEditing(null)}>
-          Add profile
+          {l10n.t("Add profile")}
         </button>
       ) : (
         <ProfileEditor key={editing ?? "new"} profile={edited} ask={ask} onDone={close} />

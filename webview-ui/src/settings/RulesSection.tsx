@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import { RULES_FOLDER, ruleFileName } from "../../../src/shared/ruleName";
 import type { RuleView, RulesView } from "../../../src/shared/protocol/settings";
@@ -5,8 +6,14 @@ import { send } from "./api";
 import type { Result, SettingsAsk } from "./model";
 import { useLatestAnswer } from "./useSaveRequest";
 
-const size = (bytes: number) => (bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} KB`);
-const where = (rule: RuleView) => (rule.mode ? `${rule.scope}, ${rule.mode} mode` : rule.scope);
+// Functions, not values: l10n.t answers from the bundle set after the modules load.
+const size = (bytes: number) => (bytes < 1000 ? l10n.t("{0} B", bytes) : l10n.t("{0} KB", (bytes / 1000).toFixed(1)));
+
+/** Where a rule applies: its scope, and the mode for a mode's rules; one message each. */
+function where(rule: RuleView): string {
+  if (rule.scope === "global") return rule.mode ? l10n.t("global, {0} mode", rule.mode) : l10n.t("global");
+  return rule.mode ? l10n.t("project, {0} mode", rule.mode) : l10n.t("project");
+}
 
 /**
  * The rule files new requests add to the system prompt, in that order, each with an on/off switch
@@ -28,23 +35,32 @@ export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; h
   const created = answer?.ok === true;
   return (
     <section className="ks-section" aria-labelledby="ks-rules" data-testid="rules-section">
-      <h2 id="ks-rules">Rules</h2>
+      <h2 id="ks-rules">{l10n.t("Rules")}</h2>
       <p className="ks-hint">
-        Rule files are added to the system prompt of every request, in this order: global rules ({rules.globalDir || "the global rules folder"}), then the project's {RULES_FOLDER}/, AGENTS.md and
-        .clinerules/.kilocoderules/.roorules; a mode's rules (rules-&lt;mode&gt;/) only in that mode. A file turned off is left out.
+        {rules.globalDir
+          ? l10n.t(
+              "Rule files are added to the system prompt of every request, in this order: global rules ({0}), then the project's {1}/, AGENTS.md and .clinerules/.kilocoderules/.roorules; a mode's rules (rules-<mode>/) only in that mode.",
+              rules.globalDir,
+              RULES_FOLDER,
+            )
+          : l10n.t(
+              "Rule files are added to the system prompt of every request, in this order: global rules (the global rules folder), then the project's {0}/, AGENTS.md and .clinerules/.kilocoderules/.roorules; a mode's rules (rules-<mode>/) only in that mode.",
+              RULES_FOLDER,
+            )}{" "}
+        {l10n.t("A file turned off is left out.")}
       </p>
       {rules.files.length === 0 ? (
         <p className="ks-muted" data-testid="rules-empty">
-          No rule files yet.
+          {l10n.t("No rule files yet.")}
         </p>
       ) : (
         <table className="ks-table">
           <thead>
             <tr>
-              <th>On</th>
-              <th>File</th>
-              <th>Scope</th>
-              <th>Size</th>
+              <th>{l10n.t("On")}</th>
+              <th>{l10n.t("File")}</th>
+              <th>{l10n.t("Scope")}</th>
+              <th>{l10n.t("Size")}</th>
               <th />
             </tr>
           </thead>
@@ -52,7 +68,12 @@ export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; h
             {rules.files.map((rule) => (
               <tr key={rule.id} data-testid="rule" data-id={rule.id} data-enabled={String(rule.enabled)}>
                 <td>
-                  <input type="checkbox" aria-label={`Use ${rule.path}`} checked={rule.enabled} onChange={(e) => void ask("settings/setRuleEnabled", { id: rule.id, enabled: e.target.checked })} />
+                  <input
+                    type="checkbox"
+                    aria-label={l10n.t("Use {0}", rule.path)}
+                    checked={rule.enabled}
+                    onChange={(e) => void ask("settings/setRuleEnabled", { id: rule.id, enabled: e.target.checked })}
+                  />
                 </td>
                 <td className="ks-path" title={rule.path}>
                   {rule.path}
@@ -60,8 +81,8 @@ export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; h
                 <td className="ks-muted">{where(rule)}</td>
                 <td className="ks-muted">{size(rule.size)}</td>
                 <td>
-                  <button type="button" className="secondary" aria-label={`Open ${rule.path}`} onClick={() => send({ type: "settings/openRule", id: rule.id })}>
-                    Open
+                  <button type="button" className="secondary" aria-label={l10n.t("Open {0}", rule.path)} onClick={() => send({ type: "settings/openRule", id: rule.id })}>
+                    {l10n.t("Open")}
                   </button>
                 </td>
               </tr>
@@ -78,11 +99,11 @@ export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; h
         }}
       >
         <label>
-          <span>New rule file in {RULES_FOLDER}/ </span>
-          <input data-testid="new-rule-name" placeholder="testing-conventions" value={name} disabled={!hasWorkspace} onChange={(e) => (setName(e.target.value), setLocal(undefined))} />
+          <span>{l10n.t("New rule file in {0}/", RULES_FOLDER)} </span>
+          <input data-testid="new-rule-name" placeholder={l10n.t("testing-conventions")} value={name} disabled={!hasWorkspace} onChange={(e) => (setName(e.target.value), setLocal(undefined))} />
         </label>
-        <button type="submit" data-testid="new-rule" disabled={!hasWorkspace || name.trim() === ""} title={hasWorkspace ? undefined : "Open a folder first"}>
-          New rule file
+        <button type="submit" data-testid="new-rule" disabled={!hasWorkspace || name.trim() === ""} title={hasWorkspace ? undefined : l10n.t("Open a folder first")}>
+          {l10n.t("New rule file")}
         </button>
       </form>
       {error && (

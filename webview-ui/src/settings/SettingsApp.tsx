@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { useEffect, useSyncExternalStore } from "react";
 import type { SettingsSection } from "../../../src/shared/protocol/settings";
 import { ApproveSection } from "./ApproveSection";
@@ -8,13 +9,29 @@ import { ProfilesSection } from "./ProfilesSection";
 import { RulesSection } from "./RulesSection";
 
 /** Each section's heading, by the name the host and the navigation use. */
-const SECTIONS: { section: SettingsSection; id: string; title: string }[] = [
-  { section: "providers", id: "ks-profiles", title: "Providers" },
-  { section: "autoApprove", id: "ks-approve", title: "Auto-approve" },
-  { section: "options", id: "ks-options", title: "Limits and tools" },
-  { section: "modes", id: "ks-modes", title: "Modes" },
-  { section: "rules", id: "ks-rules", title: "Rules" },
+const SECTIONS: { section: SettingsSection; id: string }[] = [
+  { section: "providers", id: "ks-profiles" },
+  { section: "autoApprove", id: "ks-approve" },
+  { section: "options", id: "ks-options" },
+  { section: "modes", id: "ks-modes" },
+  { section: "rules", id: "ks-rules" },
 ];
+
+/** A section's name in the navigation; translated when drawn (the bundle is set after the modules load). */
+function sectionTitle(section: SettingsSection): string {
+  switch (section) {
+    case "providers":
+      return l10n.t("Providers");
+    case "autoApprove":
+      return l10n.t("Auto-approve");
+    case "options":
+      return l10n.t("Limits and tools");
+    case "modes":
+      return l10n.t("Modes");
+    case "rules":
+      return l10n.t("Rules");
+  }
+}
 
 /** Scrolls to a section's heading and puts the keyboard there, as a link to it would. */
 function showSection(id: string): void {
@@ -34,12 +51,12 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
     if (target && state) showSection(target.id);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per reveal, once the sections are drawn
   }, [reveal?.id, state !== undefined]);
-  if (!state) return <p className="ks-muted ks-page">Loading…</p>;
+  if (!state) return <p className="ks-muted ks-page">{l10n.t("Loading…")}</p>;
   return (
     <main className="ks-page">
-      <h1>Kiln Settings</h1>
-      <nav className="ks-nav" aria-label="Settings sections" data-testid="settings-nav">
-        {SECTIONS.map(({ id, title }) => (
+      <h1>{l10n.t("Kiln Settings")}</h1>
+      <nav className="ks-nav" aria-label={l10n.t("Settings sections")} data-testid="settings-nav">
+        {SECTIONS.map(({ section, id }) => (
           <a
             key={id}
             href={`#${id}`}
@@ -48,13 +65,13 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
               showSection(id);
             }}
           >
-            {title}
+            {sectionTitle(section)}
           </a>
         ))}
       </nav>
       {state.errors.length > 0 && (
         <div className="ks-errors" role="alert" data-testid="settings-errors">
-          <strong>Some settings were skipped; the rest works:</strong>
+          <strong>{l10n.t("Some settings were skipped; the rest works:")}</strong>
           <ul>
             {state.errors.map((e) => (
               <li key={e}>{e}</li>

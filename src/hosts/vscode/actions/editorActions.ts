@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { capText, fillTemplate, formatProblems, templateFor, type ProblemLine, type PromptKind } from "../../../core/prompts/templates";
 import type { ChatSession } from "../chat/ChatSession";
@@ -98,7 +99,7 @@ async function spanOf(uri: unknown, range: unknown, diagnostics: unknown): Promi
 
 export async function runEditorAction(session: ChatSession, action: EditorAction, span: CodeSpan | undefined): Promise<void> {
   if (!span) {
-    void vscode.window.showInformationMessage("Kiln: open a file and select some code first.");
+    void vscode.window.showInformationMessage(l10n.t("Kiln: open a file and select some code first."));
     return;
   }
   await askChat(session, editorPrompt(action, span), action === "addToContext" ? "input" : "task");

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { capText, fillTemplate, MAX_CONTEXT_CHARS } from "../../../core/prompts/templates";
 import type { Logger } from "../../../core/ports";
@@ -131,7 +132,7 @@ export function registerTerminalActions(session: ChatSession, logger: Logger): v
     vscode.commands.registerCommand(TERMINAL_COMMANDS[action], async (arg?: unknown) => {
       const content = await terminalContent(action, arg, outputs, logger);
       if (content === undefined) {
-        void vscode.window.showInformationMessage("Kiln: select some text in the terminal first (or run a command in a terminal with shell integration).");
+        void vscode.window.showInformationMessage(l10n.t("Kiln: select some text in the terminal first (or run a command in a terminal with shell integration)."));
         return;
       }
       await askChat(session, terminalPrompt(action, content), action === "addToContext" ? "input" : "task");

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { RetryPolicy } from "../../../core/agent/retry";
 import type { ReplyLimits } from "../../../core/agent/replyLimits";
@@ -301,7 +302,7 @@ export class ChatSession implements vscode.Disposable {
     try {
       return await askProfileKey(this.deps.profiles, this.choices.profile());
     } catch (err) {
-      void vscode.window.showErrorMessage(`Kiln: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(l10n.t("Kiln: {0}", err instanceof Error ? err.message : String(err)));
       return false;
     }
   }

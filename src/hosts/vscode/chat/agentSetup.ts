@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { type } from "node:os";
 import * as vscode from "vscode";
 import { createToolbox, type Toolbox } from "../../../core/agent/toolbox";
@@ -46,7 +47,7 @@ function reportModeErrors(errors: readonly string[], logger: Logger): void {
     logger.warn(error);
     if (reported.has(error)) continue;
     reported.add(error);
-    void vscode.window.showWarningMessage(`Kiln: a custom mode was skipped. ${error}`);
+    void vscode.window.showWarningMessage(l10n.t("Kiln: a custom mode was skipped. {0}", error));
   }
 }
 

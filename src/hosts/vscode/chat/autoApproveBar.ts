@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { Logger } from "../../../core/ports";
 import type { AutoApproveBarState } from "../../../shared/protocol/autoApproveBar";
@@ -25,5 +26,5 @@ export async function setFromBar(message: SetAutoApprove, logger: Logger): Promi
   const outcome = await applyApproveChanges(changes);
   if (outcome.ok) return logger.info(`auto-approve bar: ${outcome.message}`);
   logger.warn(`auto-approve bar: ${outcome.message}`);
-  void vscode.window.showErrorMessage(`Kiln: ${outcome.message}`);
+  void vscode.window.showErrorMessage(l10n.t("Kiln: {0}", outcome.message));
 }

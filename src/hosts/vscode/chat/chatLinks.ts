@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import * as vscode from "vscode";
@@ -48,12 +49,12 @@ export async function openChatFile(path: string, line: number | undefined, logge
   };
   const real = await inside();
   if (real === undefined) {
-    void vscode.window.showInformationMessage(`${path} does not exist (yet).`);
+    void vscode.window.showInformationMessage(l10n.t("{0} does not exist (yet).", path));
     return;
   }
   if (real === "") {
     logger.warn(`${chat}: not opening ${path} from the chat: it is outside the workspace`);
-    void vscode.window.showWarningMessage(`Kiln opens files in the workspace only; ${path} is outside it.`);
+    void vscode.window.showWarningMessage(l10n.t("Kiln opens files in the workspace only; {0} is outside it.", path));
     return;
   }
   const uri = vscode.Uri.file(real);

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { InputQueue } from "../../../core/agent/inputQueue";
 import type { Logger } from "../../../core/ports";
@@ -30,7 +31,7 @@ export class ChatQueue {
   /** chat/send: to the task now, or into the queue while it is busy. */
   async submit(text: string, images: AttachedImage[] = []): Promise<void> {
     if (this.deps.canSend()) return this.deps.send(text, images);
-    if (!this.queue.add({ text, images })) void vscode.window.showWarningMessage("Kiln: too many queued messages; wait for the task, or remove some.");
+    if (!this.queue.add({ text, images })) void vscode.window.showWarningMessage(l10n.t("Kiln: too many queued messages; wait for the task, or remove some."));
     this.show();
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { attentionOf, type Attention } from "../../../core/agent/attention";
 import type { TaskEvent } from "../../../core/agent/ChatLog";
@@ -6,13 +7,18 @@ import { Emitter } from "../../../shared/disposable";
 import { showSystemNotification } from "../../../platform/node/systemNotification";
 import { KILN, readSetting } from "../settings/kilnSettings";
 
-const HEADLINES: Record<Attention["kind"], string> = {
-  done: "Kiln finished",
-  failed: "Kiln stopped on an error",
-  approval: "Kiln is waiting for your approval",
-  question: "Kiln asks",
-};
-const SHOW = "Show";
+function headline(kind: Attention["kind"]): string {
+  switch (kind) {
+    case "done":
+      return l10n.t("Kiln finished");
+    case "failed":
+      return l10n.t("Kiln stopped on an error");
+    case "approval":
+      return l10n.t("Kiln is waiting for your approval");
+    case "question":
+      return l10n.t("Kiln asks");
+  }
+}
 
 export interface TaskNotificationsOptions {
   logger: Logger;
@@ -45,10 +51,11 @@ export class TaskNotifications implements vscode.Disposable {
     if ((this.o.focused ?? (() => vscode.window.state.focused))()) return;
     told.add(attention.key);
     this.told.set(task, told);
-    const title = HEADLINES[attention.kind];
+    const title = headline(attention.kind);
     this.shown.fire({ title, text: attention.text });
     const show = attention.kind === "failed" ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
-    void show(`${title}: ${attention.text}`, SHOW).then((answer) => answer === SHOW && this.o.showChat());
+    const showButton = l10n.t("Show");
+    void show(l10n.t("{0}: {1}", title, attention.text), showButton).then((answer) => answer === showButton && this.o.showChat());
     if (vscode.env.uiKind === vscode.UIKind.Desktop && vscode.env.remoteName === undefined) {
       void showSystemNotification(title, attention.text).then((ok) => ok || this.o.logger.info("no system notification on this desktop (notify-send or osascript missing)"));
     }

@@ -5,6 +5,8 @@ export interface WebviewHtmlInput {
   scriptUri: string;
   styleUri: string;
   nonce: string;
+  /** The display language, and its translation bundle where it is not English (l10nBundle.ts). */
+  l10n?: { language: string; bundle?: Record<string, string> };
 }
 
 export function makeNonce(random: (size: number) => Uint8Array): string {
@@ -38,7 +40,7 @@ export function buildCsp(cspSource: string, nonce: string): string {
 export function buildWebviewHtml(input: WebviewHtmlInput): string {
   const csp = buildCsp(input.cspSource, input.nonce);
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttr(input.l10n?.language ?? "en")}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
@@ -47,7 +49,7 @@ export function buildWebviewHtml(input: WebviewHtmlInput): string {
 <title>Kiln</title>
 </head>
 <body>
-<div id="root"></div>
+<div id="root"${input.l10n?.bundle ? ` data-l10n="${escapeAttr(JSON.stringify(input.l10n.bundle))}"` : ""}></div>
 <script type="module" nonce="${escapeAttr(input.nonce)}" src="${escapeAttr(input.scriptUri)}"></script>
 </body>
 </html>`;

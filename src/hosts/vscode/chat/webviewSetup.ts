@@ -11,5 +11,6 @@ export function setUpWebview(webview: vscode.Webview, extensionUri: vscode.Uri):
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, "main.js")).toString(),
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, "main.css")).toString(),
     nonce: makeNonce((n) => randomBytes(n)),
+    l10n: { language: vscode.env.language, bundle: vscode.l10n.bundle },
   });
 }

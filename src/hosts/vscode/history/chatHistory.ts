@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { Task } from "../../../core/agent/Task";
 import type { HistoryStore } from "../../../core/history/HistoryStore";
@@ -73,7 +74,7 @@ export class ChatHistory implements vscode.Disposable {
           if (message.type === "history/open") open = true;
           if (message.type === "history/resume") open = false;
         } catch (err) {
-          void vscode.window.showErrorMessage(`Kiln: ${err instanceof Error ? err.message : String(err)}`);
+          void vscode.window.showErrorMessage(l10n.t("Kiln: {0}", err instanceof Error ? err.message : String(err)));
         }
         if (open || message.type === "history/open") await refresh();
       },
@@ -112,7 +113,7 @@ export class ChatHistory implements vscode.Disposable {
         return this.store.delete(message.id);
       case "history/export": {
         const uri = await this.exportTask(message.id);
-        if (uri) void vscode.window.showInformationMessage(`Kiln: exported the task to ${vscode.workspace.asRelativePath(uri)}.`);
+        if (uri) void vscode.window.showInformationMessage(l10n.t("Kiln: exported the task to {0}.", vscode.workspace.asRelativePath(uri)));
         return;
       }
     }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { Task } from "../../../core/agent/Task";
 import { ShadowCheckpoints, type CheckpointChange, type RestoreResult } from "../../../core/checkpoints/ShadowCheckpoints";
@@ -95,11 +96,13 @@ export async function runCheckpointAction(message: CheckpointMessage, target: Ch
     const rewound = message.action === "restoreTask" && target.task.rewindTo(item.id);
     if (message.action === "restoreTask" && !rewound) throw new Error(`${describe(result)} The task could not go back to the checkpoint.`);
     logger.info(`checkpoint ${item.commit}: restored ${result.restored.length}, removed ${result.removed.length}; before: ${result.before}`);
-    void vscode.window.showInformationMessage(`Kiln: ${describe(result)}${rewound ? " The chat went back to the checkpoint: send a message to go on from there." : ""}`);
+    void vscode.window.showInformationMessage(
+      rewound ? l10n.t("Kiln: {0} The chat went back to the checkpoint: send a message to go on from there.", describe(result)) : l10n.t("Kiln: {0}", describe(result)),
+    );
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     logger.error(`checkpoint ${item.commit}: ${message.action} failed: ${text}`);
-    void vscode.window.showErrorMessage(`Kiln: ${text}`);
+    void vscode.window.showErrorMessage(l10n.t("Kiln: {0}", text));
   }
 }
 
@@ -153,7 +156,7 @@ async function showChanges(checkpoints: TaskCheckpoints, commit: string): Promis
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
   const changes = await checkpoints.changedSince(commit);
   if (!root || changes.length === 0) {
-    void vscode.window.showInformationMessage("Kiln: nothing changed since this checkpoint.");
+    void vscode.window.showInformationMessage(l10n.t("Kiln: nothing changed since this checkpoint."));
     return;
   }
   const short = commit.slice(0, 8);

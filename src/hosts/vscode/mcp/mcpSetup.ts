@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { keepLastGood, mergeMcpConfigs, parseMcpConfig, type McpFileResult, type McpSource } from "../../../core/mcp/config";
@@ -149,7 +150,7 @@ export class McpSetup implements vscode.Disposable {
     this.errors = merged.errors;
     for (const error of merged.errors) {
       this.logger.warn(`MCP config: ${error}`);
-      if (!this.reported.has(error)) void vscode.window.showWarningMessage(`Kiln: ${error}`);
+      if (!this.reported.has(error)) void vscode.window.showWarningMessage(l10n.t("Kiln: {0}", error));
     }
     this.reported = new Set(merged.errors);
     const key = this.workspaceKey;

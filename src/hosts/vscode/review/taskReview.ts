@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { ChangedFile, TaskChanges } from "../../../core/edit/taskChanges";
 import type { Logger } from "../../../core/ports";
@@ -61,7 +62,7 @@ export class TaskReview {
   private async pick(): Promise<void> {
     const list = this.changes()?.list() ?? [];
     if (list.length === 0) {
-      void vscode.window.showInformationMessage("Kiln: the current task has changed no files.");
+      void vscode.window.showInformationMessage(l10n.t("Kiln: the current task has changed no files."));
       return;
     }
     const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { change: ChangedFile }>();
@@ -73,8 +74,9 @@ export class TaskReview {
       if (item) void this.open(item.change);
     });
     quickPick.onDidTriggerItemButton(async ({ item }) => {
-      const sure = await vscode.window.showWarningMessage(`Revert ${item.change.display} to how it was before the task?`, { modal: true }, "Revert");
-      if (sure !== "Revert") return;
+      const revert = l10n.t("Revert");
+      const sure = await vscode.window.showWarningMessage(l10n.t("Revert {0} to how it was before the task?", item.change.display), { modal: true }, revert);
+      if (sure !== revert) return;
       await this.revert(item.change.path);
       quickPick.items = quickPick.items.filter((i) => i.change.path !== item.change.path);
       if (quickPick.items.length === 0) quickPick.hide();

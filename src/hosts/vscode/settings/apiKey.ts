@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderKind } from "../../../core/llm/types";
 import type { Logger } from "../../../core/ports";
@@ -25,8 +26,8 @@ export async function setApiKey(secrets: vscode.SecretStorage, logger: Logger, k
     typeof key === "string"
       ? key
       : await vscode.window.showInputBox({
-          title: `Kiln: API key for ${target}`,
-          prompt: "Stored in VS Code's secret storage, never in settings files or logs. Leave empty to remove it.",
+          title: l10n.t("Kiln: API key for {0}", target),
+          prompt: l10n.t("Stored in VS Code's secret storage, never in settings files or logs. Leave empty to remove it."),
           password: true,
           ignoreFocusOut: true,
         });
@@ -38,7 +39,7 @@ export async function setApiKey(secrets: vscode.SecretStorage, logger: Logger, k
     return true;
   }
   if (/\s/.test(trimmed) || trimmed.length > 4096) {
-    void vscode.window.showErrorMessage("That does not look like an API key (it has spaces or is very long); nothing was saved.");
+    void vscode.window.showErrorMessage(l10n.t("That does not look like an API key (it has spaces or is very long); nothing was saved."));
     return false;
   }
   await secrets.store(apiKeySecretName(target), trimmed);
@@ -52,13 +53,13 @@ export async function setApiKey(secrets: vscode.SecretStorage, logger: Logger, k
  */
 export async function askProfileKey(store: ProfileStore, profile: Profile): Promise<boolean> {
   const value = await vscode.window.showInputBox({
-    title: `Kiln: API key for ${profile.name} (${profile.kind})`,
-    prompt: "Stored in VS Code's secret storage, never in settings files or logs.",
+    title: l10n.t("Kiln: API key for {0} ({1})", profile.name, profile.kind),
+    prompt: l10n.t("Stored in VS Code's secret storage, never in settings files or logs."),
     password: true,
     ignoreFocusOut: true,
   });
   if (value === undefined || value.trim() === "") return false;
   const refused = await store.setKey(profile, value);
-  if (refused) void vscode.window.showErrorMessage(`Kiln: ${refused}.`);
+  if (refused) void vscode.window.showErrorMessage(l10n.t("Kiln: {0}.", refused));
   return refused === undefined;
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { createProvider } from "../../../core/llm/createProvider";
 import { ProviderError } from "../../../core/llm/errors";
@@ -109,7 +110,7 @@ export class ProfileStore implements vscode.Disposable {
       if (this.reported.has(error)) continue;
       this.reported.add(error);
       this.logger.warn(error);
-      void vscode.window.showWarningMessage(`Kiln: ${error}`);
+      void vscode.window.showWarningMessage(l10n.t("Kiln: {0}", error));
     }
   }
 

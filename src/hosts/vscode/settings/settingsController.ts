@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { Logger } from "../../../core/ports";
 import { DisposableStore, type Event } from "../../../shared/disposable";
@@ -97,7 +98,7 @@ export class SettingsController implements vscode.Disposable {
         const text = err instanceof Error ? err.message : String(err);
         this.logger.error(`settings: ${message.type} failed: ${text}`);
         // A plain message gets no answer, so the failure is shown here.
-        void vscode.window.showErrorMessage(`Kiln: ${text}`);
+        void vscode.window.showErrorMessage(l10n.t("Kiln: {0}", text));
       }
     }
     await this.postState();

@@ -41,6 +41,7 @@ export class SettingsPanel implements vscode.Disposable {
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, "settings.js")).toString(),
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, "settings.css")).toString(),
       nonce: makeNonce((n) => randomBytes(n)),
+      l10n: { language: vscode.env.language, bundle: vscode.l10n.bundle },
     });
     const attachment = this.controller.attach(panel.webview);
     panel.onDidDispose(() => {

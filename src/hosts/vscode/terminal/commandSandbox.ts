@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { basename, dirname } from "node:path";
 import * as vscode from "vscode";
 import type { AutoApproveSettings } from "../../../core/approval/settings";
@@ -53,6 +54,6 @@ export class VsCodeCommandSandbox {
     if (this.warned.has(reason)) return;
     this.warned.add(reason);
     this.logger.warn(unavailableNote(reason));
-    void vscode.window.showWarningMessage(`Kiln: ${unavailableNote(reason)}`);
+    void vscode.window.showWarningMessage(l10n.t("Kiln: {0}", unavailableNote(reason)));
   }
 }
