@@ -280,9 +280,10 @@ describe("Kiln in code-server, driven by Chromium", () => {
   });
 
   it("the mode picker lists each mode with what it is for; arrows and Enter pick; Edit modes… opens the settings at the modes", async () => {
-    // The pointer out of the way: a mode under it would be the one the arrows move from.
-    await workbench.page.mouse.move(0, 0);
-    await frame.$eval('[data-testid="mode-picker"]', (e) => (e as HTMLElement).click());
+    // A real click, as a user opens it: the list then has the keyboard (a script's click cannot move
+    // the focus into the webview's frame). The list opens above the button, away from the pointer:
+    // a mode under the pointer would be the one the arrows move from.
+    await frame.click('[data-testid="mode-picker"]');
     await frame.waitForSelector('[data-testid="mode-popover"]', { visible: true, timeout: 10_000 });
     const listed = await frame.$$eval('[data-testid="mode-option"]', (all) =>
       all.map((o) => [(o.querySelector(".mode-option-name") as HTMLElement).innerText, (o.querySelector(".mode-option-description") as HTMLElement | null)?.innerText ?? ""]),

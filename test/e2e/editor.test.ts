@@ -115,12 +115,19 @@ describe("Kiln from the code editor", () => {
     await page.waitForSelector('.monaco-editor[data-uri$="/src/greet.ts"] .selected-text', { timeout: 10_000 });
 
     // A right-click inside the selection keeps it.
-    const firstLine = await page.waitForFunction(
-      (el) => [...(el as HTMLElement).querySelectorAll(".view-line")].find((l) => (l as HTMLElement).innerText.replace(/\u00a0/g, " ").includes("export function greet")) ?? null,
-      {},
-      lines,
-    );
-    const box = (await (firstLine as ElementHandle<Element>).boundingBox())!;
+    // Where the line is drawn, read in one go: the editor redraws its lines as the selection changes,
+    // so a handle to one may be gone by the time its box is asked for.
+    const box = (await (
+      await page.waitForFunction(
+        (el) => {
+          const line = [...(el as HTMLElement).querySelectorAll(".view-line")].find((l) => (l as HTMLElement).innerText.replace(/\u00a0/g, " ").includes("export function greet"));
+          const rect = line?.getBoundingClientRect();
+          return rect && rect.height > 0 ? { x: rect.x, y: rect.y, height: rect.height } : null;
+        },
+        {},
+        lines,
+      )
+    ).jsonValue())!;
     await page.mouse.click(box.x + 60, box.y + box.height / 2, { button: "right" });
     const kiln = await menuItem("Kiln");
     await kiln.hover();
