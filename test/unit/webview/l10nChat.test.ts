@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { createElement as h } from "react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { withView } from "../../../src/core/agent/presenter";
 import type { ChatItem, ToolItem } from "../../../src/shared/protocol/chat";
 import type { WelcomeInfo } from "../../../src/shared/protocol/welcome";
 import { el } from "./dom";
-import { posted } from "./host";
-import { untranslated, useEnglish, usePseudoLocale } from "./pseudoLocale";
+
+import { inPseudoLocale, untranslated } from "./pseudoLocale";
 import { App, ChatStore, Message } from "./ui";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { ModePicker } from "../../../webview-ui/src/settings/ModePicker";
@@ -26,14 +26,7 @@ function chat() {
 }
 
 describe("the chat in another language", () => {
-  beforeEach(() => {
-    posted.length = 0;
-    usePseudoLocale();
-  });
-  afterEach(() => {
-    cleanup();
-    useEnglish();
-  });
+  inPseudoLocale();
 
   it("the empty chat, its tips, the auto-approve bar open and the input: every word translated", () => {
     const { store, root } = chat();

@@ -1,15 +1,15 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HistoryEntry } from "../../../src/shared/historyEntry";
 import type { McpServerView } from "../../../src/shared/mcpView";
 import type { CheckpointItem } from "../../../src/shared/protocol/checkpoints";
 import type { McpViewState } from "../../../src/shared/protocol/mcp";
 import type { McpRequestItem } from "../../../src/shared/protocol/mcpRequests";
 import { el } from "./dom";
-import { posted } from "./host";
-import { untranslated, useEnglish, usePseudoLocale } from "./pseudoLocale";
+
+import { inPseudoLocale, untranslated } from "./pseudoLocale";
 import { HistoryStore, McpStore } from "./ui";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { McpView } from "../../../webview-ui/src/mcp/McpView";
@@ -40,14 +40,7 @@ const data =
     return !/[A-Za-z]{2,}/.test(rest);
   };
 
-beforeEach(() => {
-  posted.length = 0;
-  usePseudoLocale();
-});
-afterEach(() => {
-  cleanup();
-  useEnglish();
-});
+inPseudoLocale();
 
 const CONNECTED: McpServerView = {
   name: "everything",

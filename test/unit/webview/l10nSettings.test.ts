@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Pickers as PickersState } from "../../../src/shared/protocol/messages";
 import { OPTION_DEFAULTS, type AutoApproveView, type ModeView, type OptionsView, type ProfileView, type RuleView, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el, texts, type El } from "./dom";
-import { answer, posted, sentAs } from "./host";
-import { untranslated, useEnglish, usePseudoLocale } from "./pseudoLocale";
+import { answer, sentAs } from "./host";
+import { inPseudoLocale, untranslated } from "./pseudoLocale";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { SettingsApp } from "../../../webview-ui/src/settings/SettingsApp";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
@@ -136,14 +136,7 @@ const type = (testId: string, value: string) => fireEvent.change(screen.getByTes
 const row = (slug: string) => screen.getAllByTestId("mode").find((r) => el(r).dataset.slug === slug)!;
 
 describe("the settings page in another language", () => {
-  beforeEach(() => {
-    posted.length = 0;
-    usePseudoLocale();
-  });
-  afterEach(() => {
-    cleanup();
-    useEnglish();
-  });
+  inPseudoLocale();
 
   it("the page's frame: loading, title, navigation, skipped settings and the status line", async () => {
     const model = new SettingsModel();

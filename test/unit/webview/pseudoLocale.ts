@@ -1,4 +1,7 @@
+import { cleanup } from "@testing-library/react";
 import * as l10n from "@vscode/l10n";
+import { afterEach, beforeEach } from "vitest";
+import { posted } from "./host";
 import { el, type El } from "./dom";
 
 /**
@@ -11,6 +14,18 @@ export function usePseudoLocale(): void {
 
 export function useEnglish(): void {
   l10n.config({ contents: {} });
+}
+
+/** Each test of the calling suite in the pseudo-locale, with the page and the posted messages fresh. */
+export function inPseudoLocale(): void {
+  beforeEach(() => {
+    posted.length = 0;
+    usePseudoLocale();
+  });
+  afterEach(() => {
+    cleanup();
+    useEnglish();
+  });
 }
 
 const ATTRIBUTES = ["placeholder", "title", "aria-label", "alt", "aria-description"];

@@ -27,10 +27,15 @@ function tabsOf(uri: vscode.Uri): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key);
 }
 
-/** Whether the file's open document, if any, holds `text` (a BOM is never part of an editor's text). */
+/** `text` as an editor holds it: an editor's text never has the BOM (it is applied on save). */
+function editorText(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+/** Whether the file's open document, if any, holds `text`. */
 function holds(uri: vscode.Uri, text: string): boolean {
   const doc = openDocument(uri);
-  return !doc || doc.getText() === (text.startsWith(BOM) ? text.slice(1) : text);
+  return !doc || doc.getText() === editorText(text);
 }
 
 function onlyInPreview(uri: vscode.Uri): boolean {
@@ -218,14 +223,14 @@ export class DiffEditReview implements EditReview {
     const doc = openDocument(uri);
     if (!doc || encodingId(doc.encoding) !== encodingId(encoding)) return this.o.fs.writeFile(path, encodeText(text, encoding));
     if (!doc.isDirty && onlyInPreview(uri)) {
-      const shown = showsText(doc, text.startsWith(BOM) ? text.slice(1) : text);
+      const shown = showsText(doc, editorText(text));
       await this.o.fs.writeFile(path, encodeText(text, encoding));
       // The diagnostics after the save are of the new text: wait for the editor to load it.
       if (!(await shown)) this.o.logger.warn(`the editor of ${path} did not load the saved edit within ${RELOAD_MS / 1000} s`);
       return;
     }
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text.startsWith(BOM) ? text.slice(1) : text);
+    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), editorText(text));
     if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) throw new Error(`could not save ${path} in its editor`);
   }
 
