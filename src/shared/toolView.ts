@@ -70,9 +70,13 @@ export type ToolLink = z.infer<typeof ToolLinkSchema>;
 
 export const ToolViewSchema = z.object({
   icon: ToolIconSchema.optional(),
-  /** What the call does, as a sentence a person reads, by its status: "Kiln wants to edit", "Kiln read". */
+  /**
+   * What the call does, as a sentence a person reads, by its status: "Kiln wants to edit ␁", "Kiln
+   * read ␁". TARGET_SLOT marks where the target goes, so a translation may move it; a title without
+   * one has the target after it.
+   */
   title: z.string(),
-  /** What it works on, shown after the title: a path (with the lines read), a command, a mode, a server · tool. */
+  /** What it works on: a path (with the lines read), a command, a mode, a server · tool. */
   target: z.string().optional(),
   /** The target is code (a command line): shown as code. */
   code: z.boolean().optional(),
@@ -83,9 +87,24 @@ export const ToolViewSchema = z.object({
 });
 export type ToolView = z.infer<typeof ToolViewSchema>;
 
-/** The title line as text: `Kiln read src/greet.ts:10-40`. */
-export function toolHeading(view: ToolView): string {
-  return view.target ? `${view.title} ${view.target}` : view.title;
+/** Where a title's target goes: a control character no sentence or translation holds. */
+export const TARGET_SLOT = "\u0001";
+
+/**
+ * A title around its target: the words before and after it. A title without a slot (a tool that
+ * names its target itself, a call saved before titles had one) has its target after it.
+ */
+export function titleAround(view: Pick<ToolView, "title">): { before: string; after: string } {
+  const at = view.title.indexOf(TARGET_SLOT);
+  if (at < 0) return { before: `${view.title} `, after: "" };
+  return { before: view.title.slice(0, at), after: view.title.slice(at + TARGET_SLOT.length) };
+}
+
+/** The title line as text: `Kiln read src/greet.ts:10-40`; `shown` writes the target (as code, say). */
+export function toolHeading(view: ToolView, shown: (target: string) => string = (target) => target): string {
+  if (!view.target) return view.title.split(TARGET_SLOT).join("").replace(/\s+/g, " ").trim();
+  const { before, after } = titleAround(view);
+  return `${before}${shown(view.target)}${after}`;
 }
 
 /** Label / value rows without the values that are absent (not streamed yet) or empty; `code` marks them all as code. */

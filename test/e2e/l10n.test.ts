@@ -6,7 +6,7 @@ import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/codeServer.mjs";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
-import { openKilnView, openWorkbench, shootSidebar, type Workbench } from "./workbench";
+import { openKilnView, openWorkbench, sendTask, shootSidebar, type Workbench } from "./workbench";
 
 /*
  * A translation is data: the pseudo-locale that VS Code's tools make from the shipped English
@@ -20,6 +20,8 @@ let server: FakeModelServer;
 let workbench: Workbench;
 let frame: Frame;
 let pseudoName = "";
+/** The pseudo translation the installed extension carries, by English message. */
+let pseudoBundle: Record<string, string> = {};
 
 function pseudoTranslate(extensionDir: string): void {
   const cli = join(root, "node_modules", "@vscode", "l10n-dev", "dist", "cli.js");
@@ -38,6 +40,7 @@ function pseudoTranslate(extensionDir: string): void {
     },
   };
   writeFileSync(join(dirname(extensions), "user-data", "languagepacks.json"), JSON.stringify(languagePacks));
+  pseudoBundle = JSON.parse(readFileSync(join(extensionDir, "l10n", `bundle.l10n.${PSEUDO}.json`), "utf8")) as Record<string, string>;
   pseudoName = (JSON.parse(readFileSync(join(extensionDir, `package.nls.${PSEUDO}.json`), "utf8")) as Record<string, string>)["viewsContainer.kiln.title"]!;
 }
 
@@ -116,5 +119,21 @@ describe("Kiln in another display language", () => {
     expect(shown.model).not.toContain("Answers come from");
     expect(pseudoName).not.toBe("Kiln");
     await shootSidebar(workbench.page, "e2e-l10n-pseudo.png");
+  });
+  it("a tool card's sentence is the translation's, with the path as a link where the translation puts it", async () => {
+    server.enqueue({ text: "Reading.\n<read_file>\n<path>src/greet.ts</path>\n</read_file>" }, { text: "<attempt_completion>\n<result>Read it.</result>\n</attempt_completion>" });
+    await sendTask(frame, "Read the greeter");
+    const card = await frame.waitForSelector('[data-testid="message-tool"][data-tool="read_file"][data-status="done"]', { timeout: 30_000 });
+    const title = await card!.$eval(".tool-title", (e) => ({
+      text: (e as HTMLElement).innerText,
+      link: e.querySelector('[data-testid="tool-link"]')?.textContent,
+      words: [...e.querySelectorAll(".tool-name")].map((n) => n.textContent ?? "").join(" "),
+    }));
+    // The path is data, a link inside the translated sentence; the sentence and the state are translated.
+    expect(pseudoBundle["Kiln read {0}"]).toBeDefined();
+    expect(title.link).toBe("src/greet.ts");
+    expect(title.text).toContain(`${pseudoBundle["Kiln read {0}"]!.replace("{0}", "src/greet.ts")} ${pseudoBundle["done"]}`);
+    expect(title.words.trim()).not.toContain("Kiln read");
+    await shootSidebar(workbench.page, "e2e-l10n-pseudo-card.png");
   });
 });

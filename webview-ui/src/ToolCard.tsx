@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { useEffect, useRef, useState } from "react";
 import type { CallControl, ToolItem, ToolStatus } from "../../src/shared/protocol/chat";
-import { toolHeading, type ToolView } from "../../src/shared/toolView";
+import { titleAround, toolHeading, type ToolView } from "../../src/shared/toolView";
 import { Collapsible } from "./cards/Collapsible";
 import { diffStats, unifiedLineKind } from "./cards/diffText";
 import { ToolBody } from "./cards/ToolBody";
@@ -52,6 +52,19 @@ function Target({ view }: { view: ToolView }) {
   return view.code ? <code className="tool-target tool-code">{view.target}</code> : <span className="tool-target">{view.target}</span>;
 }
 
+/** The title with the target where the sentence (in the display language) puts it. */
+function TitleSentence({ view }: { view: ToolView }) {
+  if (!view.target) return <span className="tool-name">{view.title}</span>;
+  const { before, after } = titleAround(view);
+  return (
+    <>
+      {before.trim() && <span className="tool-name">{before}</span>}
+      <Target view={view} />
+      {after.trim() && <span className="tool-name">{after}</span>}
+    </>
+  );
+}
+
 /**
  * A tool call: its parameters while they stream, Approve / Reject while it waits for the user,
  * then its state and result. The title is one line of text, a sentence (`Kiln wants to edit
@@ -65,13 +78,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
     <div className="message tool" data-testid="message-tool" data-status={item.status} data-card={item.id} data-tool={item.name}>
       <div className="tool-title" title={toolHeading(view)}>
         {view.icon && <span className={`codicon codicon-${view.icon} tool-icon`} aria-hidden="true" />}
-        <span className="tool-name">{view.title}</span>
-        {view.target && (
-          <>
-            {" "}
-            <Target view={view} />
-          </>
-        )}{" "}
+        <TitleSentence view={view} />{" "}
         <span className={`tool-status status-${item.status}`} data-testid="tool-status">
           {statusLabel(item.status)}
         </span>

@@ -1,8 +1,9 @@
+import * as l10n from "@vscode/l10n";
 import { applySearchReplace, countBlocks, type BlockFailure, type BlockMatch } from "../edit";
 import { defineTool, toolError, type ToolErrorReason } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
-import { EDIT, linkTo, said, searchReplaceHunks, view } from "./present";
+import { editing, linkTo, said, searchReplaceHunks, view } from "./present";
 import { resolvePath } from "./paths";
 import { plural } from "../../shared/plural";
 
@@ -39,11 +40,11 @@ export const applyDiffTool = defineTool({
   },
   approval: (args) => {
     const blocks = countBlocks(args.diff);
-    return { summary: `Edit ${args.path} (${plural(blocks, "change")})`, paths: [args.path], reviewed: true };
+    return { summary: blocks === 1 ? l10n.t("Edit {0} (1 change)", args.path) : l10n.t("Edit {0} ({1} changes)", args.path, blocks), paths: [args.path], reviewed: true };
   },
   present(args, status) {
     const hunks = args.diff === undefined ? [] : searchReplaceHunks(args.diff);
-    return view({ icon: "edit", title: said(status, EDIT), target: args.path, link: linkTo(args.path) }, hunks.length > 0 ? { kind: "diff", hunks } : undefined);
+    return view({ icon: "edit", title: said(status, editing()), target: args.path, link: linkTo(args.path) }, hunks.length > 0 ? { kind: "diff", hunks } : undefined);
   },
   async execute(args, context) {
     const target = resolvePath(context.cwd, args.path);

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { z } from "zod";
 import { defineTool, toolError, type Suggestion } from "./defineTool";
 import { p } from "./params";
@@ -32,7 +33,17 @@ export const askFollowupQuestionTool = defineTool({
   },
   present(args, status) {
     // Its own chat item shows the question once the call has run; until then the card previews it.
-    const title = beforeRun(status) ? "Kiln has a question" : status === "done" ? "Kiln asked" : said(status, { wants: "ask", doing: "asking", did: "asked" });
+    const title = beforeRun(status)
+      ? l10n.t("Kiln has a question")
+      : status === "done"
+        ? l10n.t("Kiln asked")
+        : said(status, {
+            wants: l10n.t("Kiln wants to ask a question"),
+            doing: l10n.t("Kiln is asking a question"),
+            did: l10n.t("Kiln asked a question"),
+            denied: l10n.t("Kiln was not allowed to ask a question"),
+            failed: l10n.t("Kiln could not ask a question"),
+          });
     return view({ icon: "question", title }, beforeRun(status) ? markdown(args.question) : undefined);
   },
   async execute(args) {

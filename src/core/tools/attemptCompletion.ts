@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
 import { beforeRun, markdown, said, view } from "./present";
@@ -12,7 +13,19 @@ export const attemptCompletionTool = defineTool({
   },
   present(args, status) {
     // Its own chat item shows the result once the call has run; until then the card previews it.
-    return view({ icon: "pass", title: said(status, { wants: "finish the task", doing: "finishing the task", did: "finished the task" }) }, beforeRun(status) ? markdown(args.result) : undefined);
+    return view(
+      {
+        icon: "pass",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to finish the task"),
+          doing: l10n.t("Kiln is finishing the task"),
+          did: l10n.t("Kiln finished the task"),
+          denied: l10n.t("Kiln was not allowed to finish the task"),
+          failed: l10n.t("Kiln could not finish the task"),
+        }),
+      },
+      beforeRun(status) ? markdown(args.result) : undefined,
+    );
   },
   async execute(args, context) {
     const open = context.task?.requireTodosDone ? context.task.todos().filter((t) => t.status !== "completed") : [];

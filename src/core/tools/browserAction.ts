@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import type { BrowserInput, BrowserSnapshot, Viewport } from "../ports/browser";
 import { BrowserError } from "../browser/browserError";
 import { defineTool, toolError } from "./defineTool";
@@ -127,25 +129,25 @@ function summary(args: Args): string {
   const cut = (s: string | undefined) => (s && s.length > 80 ? `${s.slice(0, 80)}…` : (s ?? ""));
   switch (args.action as Action) {
     case "launch":
-      return `Open ${cut(args.url?.trim())} in the browser`;
+      return l10n.t("Open {0} in the browser", cut(args.url?.trim()));
     case "click":
-      return `Click at ${cut(args.coordinate)} in the browser`;
+      return l10n.t("Click at {0} in the browser", cut(args.coordinate));
     case "hover":
-      return `Move the mouse to ${cut(args.coordinate)} in the browser`;
+      return l10n.t("Move the mouse to {0} in the browser", cut(args.coordinate));
     case "type":
-      return `Type "${cut(args.text)}" in the browser`;
+      return l10n.t('Type "{0}" in the browser', cut(args.text));
     case "press":
-      return `Press ${cut(args.text?.trim())} in the browser`;
+      return l10n.t("Press {0} in the browser", cut(args.text?.trim()));
     case "scroll_down":
-      return "Scroll down in the browser";
+      return l10n.t("Scroll down in the browser");
     case "scroll_up":
-      return "Scroll up in the browser";
+      return l10n.t("Scroll up in the browser");
     case "resize":
-      return `Resize the browser to ${cut(args.size)}`;
+      return l10n.t("Resize the browser to {0}", cut(args.size));
     case "screenshot":
-      return "Take a screenshot of the browser";
+      return l10n.t("Take a screenshot of the browser");
     default:
-      return "Close the browser";
+      return l10n.t("Close the browser");
   }
 }
 
@@ -168,12 +170,22 @@ export const browserActionTool = defineTool({
   },
   present(args, status) {
     return view(
-      { icon: "globe", title: said(status, { wants: "use the browser:", doing: "using the browser:", did: "used the browser:" }), target: args.action },
+      {
+        icon: "globe",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to use the browser: {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is using the browser: {0}", TARGET_SLOT),
+          did: l10n.t("Kiln used the browser: {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to use the browser: {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not use the browser: {0}", TARGET_SLOT),
+        }),
+        target: args.action,
+      },
       fieldsBody([
-        ["url", args.url],
-        ["at", args.coordinate],
-        ["size", args.size],
-        ["text", args.text],
+        [l10n.t("URL"), args.url],
+        [l10n.t("at"), args.coordinate],
+        [l10n.t("size"), args.size],
+        [l10n.t("text"), args.text],
       ]),
     );
   },

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
 import { markdown, said, view } from "./present";
@@ -11,7 +12,19 @@ export const condenseTool = defineTool({
   },
   present(args, status) {
     // Also the card of the task's own condensing (the context guard's), which starts running.
-    return view({ icon: "fold", title: said(status, { wants: "condense the conversation", doing: "condensing the conversation", did: "condensed the conversation" }) }, markdown(args.context));
+    return view(
+      {
+        icon: "fold",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to condense the conversation"),
+          doing: l10n.t("Kiln is condensing the conversation"),
+          did: l10n.t("Kiln condensed the conversation"),
+          denied: l10n.t("Kiln was not allowed to condense the conversation"),
+          failed: l10n.t("Kiln could not condense the conversation"),
+        }),
+      },
+      markdown(args.context),
+    );
   },
   async execute(args, context) {
     const task = context.task;

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { isAbsolute, join, relative } from "node:path";
 import { defineTool, toolError, type ToolContext } from "./defineTool";
 import { decodeText, proposeEdit } from "./fileEdit";
@@ -79,12 +81,22 @@ export const deleteFileTool = defineTool({
     recursive: p.boolean("Delete a folder with everything in it (default false)", { optional: true }),
   },
   // Its own category: auto-approving edits does not auto-approve deleting.
-  approval: (args) => ({ summary: `Delete ${args.path}${args.recursive ? " and everything in it" : ""}`, paths: [args.path], reviewed: true, category: "delete" }),
+  approval: (args) => ({ summary: args.recursive ? l10n.t("Delete {0} and everything in it", args.path) : l10n.t("Delete {0}", args.path), paths: [args.path], reviewed: true, category: "delete" }),
   present(args, status) {
     // No link: once done there is nothing to open.
     return view(
-      { icon: "trash", title: said(status, { wants: "delete", doing: "deleting", did: "deleted" }), target: args.path },
-      fieldsBody([["also", args.recursive === "true" ? "everything in it" : undefined]]),
+      {
+        icon: "trash",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to delete {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is deleting {0}", TARGET_SLOT),
+          did: l10n.t("Kiln deleted {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to delete {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not delete {0}", TARGET_SLOT),
+        }),
+        target: args.path,
+      },
+      fieldsBody([[l10n.t("also"), args.recursive === "true" ? l10n.t("everything in it") : undefined]]),
     );
   },
   async execute(args, context) {

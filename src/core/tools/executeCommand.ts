@@ -1,10 +1,11 @@
+import * as l10n from "@vscode/l10n";
 import type { CommandStatus } from "../ports/terminal";
 import { destructiveReason } from "../approval/commandSafety";
 import { defineTool, toolError } from "./defineTool";
 import { OUTPUT_MAX_CHARS } from "../../shared/limits";
 import { plural } from "../../shared/plural";
 import { p } from "./params";
-import { commandTarget, fieldsBody, said, view } from "./present";
+import { commandTarget, fieldsBody, running, said, view } from "./present";
 import { fields } from "../../shared/toolView";
 import { resolvePath } from "./paths";
 
@@ -77,7 +78,7 @@ export const executeCommandTool = defineTool({
     timeout: p.integer(`Seconds to wait before leaving the command running in the background (default ${DEFAULT_TIMEOUT_S})`, { optional: true, min: 1, max: 3600 }),
   },
   approval: (args) => ({
-    summary: `Run ${args.command}${args.cwd ? ` in ${args.cwd}` : ""}`,
+    summary: args.cwd ? l10n.t("Run {0} in {1}", args.command, args.cwd) : l10n.t("Run {0}", args.command),
     // Listing cwd lets the pipeline ask when it is outside the workspace or hidden from Kiln.
     paths: args.cwd ? [args.cwd] : [],
     // The tool asks itself, so a destructive command can insist on asking despite auto-approval.
@@ -85,10 +86,15 @@ export const executeCommandTool = defineTool({
   }),
   present(args, status) {
     const rows: [string, string | undefined][] = [
-      ["in", args.cwd],
-      ["timeout", args.timeout && `${args.timeout} s`],
+      [l10n.t("in"), args.cwd],
+      [l10n.t("timeout"), args.timeout && l10n.t("{0} s", args.timeout)],
     ];
-    const heading = { icon: "terminal" as const, title: said(status, { wants: "run", doing: "running", did: "ran" }), target: commandTarget(args.command), code: true };
+    const heading = {
+      icon: "terminal" as const,
+      title: said(status, running()),
+      target: commandTarget(args.command),
+      code: true,
+    };
     if (args.command === undefined) return view(heading, fieldsBody(rows));
     const shown = fields(rows);
     return view(heading, { kind: "command", command: args.command, ...(shown.length > 0 && { fields: shown }) });

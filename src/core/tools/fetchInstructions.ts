@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { defineTool } from "./defineTool";
 import { p } from "./params";
 import { said, view } from "./present";
@@ -110,7 +112,17 @@ export const fetchInstructionsTool = defineTool({
     task: p.string("Which instructions to get", { enum: Object.keys(INSTRUCTIONS) }),
   },
   present(args, status) {
-    return view({ icon: "book", title: said(status, { wants: "read the instructions for", doing: "reading the instructions for", did: "read the instructions for" }), target: args.task });
+    return view({
+      icon: "book",
+      title: said(status, {
+        wants: l10n.t("Kiln wants to read the instructions for {0}", TARGET_SLOT),
+        doing: l10n.t("Kiln is reading the instructions for {0}", TARGET_SLOT),
+        did: l10n.t("Kiln read the instructions for {0}", TARGET_SLOT),
+        denied: l10n.t("Kiln was not allowed to read the instructions for {0}", TARGET_SLOT),
+        failed: l10n.t("Kiln could not read the instructions for {0}", TARGET_SLOT),
+      }),
+      target: args.task,
+    });
   },
   async execute(args) {
     return { kind: "result", text: INSTRUCTIONS[args.task as keyof typeof INSTRUCTIONS] };

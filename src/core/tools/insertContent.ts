@@ -1,7 +1,8 @@
+import * as l10n from "@vscode/l10n";
 import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
-import { EDIT, fieldsBody, linkTo, said, toLines, view } from "./present";
+import { editing, fieldsBody, linkTo, said, toLines, view } from "./present";
 import { resolvePath } from "./paths";
 
 /** Lines of a text in "\n" form, and whether it ended with a line break. */
@@ -22,11 +23,15 @@ export const insertContentTool = defineTool({
     line: p.integer("Insert before this line (1-based); 0 appends at the end of the file", { min: 0 }),
     content: p.string("The lines to insert", { raw: true }),
   },
-  approval: (args) => ({ summary: `Insert into ${args.path} ${args.line === 0 ? "at the end" : `before line ${args.line}`}`, paths: [args.path], reviewed: true }),
+  approval: (args) => ({
+    summary: args.line === 0 ? l10n.t("Insert into {0} at the end", args.path) : l10n.t("Insert into {0} before line {1}", args.path, args.line),
+    paths: [args.path],
+    reviewed: true,
+  }),
   present(args, status) {
-    const where = !args.line ? undefined : args.line.trim() === "0" ? "at the end" : `before line ${args.line}`;
-    const heading = { icon: "edit" as const, title: said(status, EDIT), target: args.path, link: linkTo(args.path) };
-    if (args.content === undefined) return view(heading, fieldsBody([["where", where]]));
+    const where = !args.line ? undefined : args.line.trim() === "0" ? l10n.t("at the end") : l10n.t("before line {0}", args.line);
+    const heading = { icon: "edit" as const, title: said(status, editing()), target: args.path, link: linkTo(args.path) };
+    if (args.content === undefined) return view(heading, fieldsBody([[l10n.t("where"), where]]));
     return view(heading, { kind: "diff", hunks: [{ ...(where && { label: where }), removed: [], added: toLines(args.content) }] });
   },
   async execute(args, context) {

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { defineTool, toolError, type ToolContext } from "./defineTool";
 import { p } from "./params";
@@ -17,9 +19,15 @@ export const listCodeDefinitionsTool = defineTool({
   params: {
     path: p.string("A source file, or a folder whose top-level source files to list, relative to the workspace"),
   },
-  approval: (args) => ({ summary: `List definitions in ${args.path}`, paths: [args.path] }),
+  approval: (args) => ({ summary: l10n.t("List definitions in {0}", args.path), paths: [args.path] }),
   present(args, status) {
-    const verbs = { wants: "list the definitions in", doing: "listing the definitions in", did: "listed the definitions in" };
+    const verbs = {
+      wants: l10n.t("Kiln wants to list the definitions in {0}", TARGET_SLOT),
+      doing: l10n.t("Kiln is listing the definitions in {0}", TARGET_SLOT),
+      did: l10n.t("Kiln listed the definitions in {0}", TARGET_SLOT),
+      denied: l10n.t("Kiln was not allowed to list the definitions in {0}", TARGET_SLOT),
+      failed: l10n.t("Kiln could not list the definitions in {0}", TARGET_SLOT),
+    };
     return view({ icon: "symbol-class", title: said(status, verbs), target: args.path, link: linkTo(args.path) });
   },
   async execute(args, context) {

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
@@ -18,12 +20,18 @@ export const listFilesTool = defineTool({
     path: p.string("Folder to list, relative to the workspace"),
     recursive: p.boolean("List everything below the folder", { optional: true }),
   },
-  approval: (args) => ({ summary: `List ${args.path}${args.recursive ? " recursively" : ""}`, paths: [args.path] }),
+  approval: (args) => ({ summary: args.recursive ? l10n.t("List {0} recursively", args.path) : l10n.t("List {0}", args.path), paths: [args.path] }),
   present(args, status) {
-    const verbs = { wants: "list the files in", doing: "listing the files in", did: "listed the files in" };
+    const verbs = {
+      wants: l10n.t("Kiln wants to list the files in {0}", TARGET_SLOT),
+      doing: l10n.t("Kiln is listing the files in {0}", TARGET_SLOT),
+      did: l10n.t("Kiln listed the files in {0}", TARGET_SLOT),
+      denied: l10n.t("Kiln was not allowed to list the files in {0}", TARGET_SLOT),
+      failed: l10n.t("Kiln could not list the files in {0}", TARGET_SLOT),
+    };
     return view(
       { icon: "list-tree", title: said(status, verbs), target: args.path, link: linkTo(args.path) },
-      fieldsBody([["depth", args.recursive === undefined ? undefined : args.recursive === "true" ? "recursive" : "top level"]]),
+      fieldsBody([[l10n.t("depth"), args.recursive === undefined ? undefined : args.recursive === "true" ? l10n.t("recursive") : l10n.t("top level")]]),
     );
   },
   async execute(args, context) {

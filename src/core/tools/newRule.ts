@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { defineTool, toolError } from "./defineTool";
 import { isOutcome, proposeEdit, readTextFile } from "./fileEdit";
 import { p } from "./params";
@@ -19,13 +21,24 @@ export const newRuleTool = defineTool({
   approval(args) {
     const file = ruleFileName(args.name);
     // An invalid name asks nothing: execute refuses it before anything is proposed.
-    return { summary: file.ok ? `New rule ${RULES_FOLDER}/${file.file}` : "New rule", paths: file.ok ? [`${RULES_FOLDER}/${file.file}`] : [], reviewed: true };
+    return { summary: file.ok ? l10n.t("New rule {0}", `${RULES_FOLDER}/${file.file}`) : l10n.t("New rule"), paths: file.ok ? [`${RULES_FOLDER}/${file.file}`] : [], reviewed: true };
   },
   present(args, status) {
     const file = args.name === undefined ? undefined : ruleFileName(args.name);
     const path = file?.ok ? `${RULES_FOLDER}/${file.file}` : args.name;
     return view(
-      { icon: "law", title: said(status, { wants: "add a rule", doing: "adding a rule", did: "added a rule" }), target: path, link: file?.ok ? linkTo(path) : undefined },
+      {
+        icon: "law",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to add the rule {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is adding the rule {0}", TARGET_SLOT),
+          did: l10n.t("Kiln added the rule {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to add the rule {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not add the rule {0}", TARGET_SLOT),
+        }),
+        target: path,
+        link: file?.ok ? linkTo(path) : undefined,
+      },
       args.content === undefined ? undefined : { kind: "file", path: path ?? "", content: args.content },
     );
   },

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import type { TodoItem } from "../ports/taskControls";
 import { parseTodos } from "./todoList";
 import { defineTool, toolError } from "./defineTool";
@@ -15,7 +17,17 @@ export const newTaskTool = defineTool({
     todos: p.string("Optional starting checklist for the subtask ('- [ ] item' lines)", { optional: true, raw: true }),
   },
   present(args, status) {
-    const heading = { icon: "zap" as const, title: said(status, { wants: "start a subtask in", doing: "running a subtask in", did: "ran a subtask in" }), target: args.mode && `${args.mode} mode` };
+    const heading = {
+      icon: "zap" as const,
+      title: said(status, {
+        wants: l10n.t("Kiln wants to start a subtask in {0} mode", TARGET_SLOT),
+        doing: l10n.t("Kiln is running a subtask in {0} mode", TARGET_SLOT),
+        did: l10n.t("Kiln ran a subtask in {0} mode", TARGET_SLOT),
+        denied: l10n.t("Kiln was not allowed to start a subtask in {0} mode", TARGET_SLOT),
+        failed: l10n.t("Kiln could not start a subtask in {0} mode", TARGET_SLOT),
+      }),
+      target: args.mode,
+    };
     if (args.todos === undefined) return view(heading, markdown(args.message));
     return view(heading, { kind: "checklist", ...(args.message && { text: args.message }), items: checklistItems(args.todos) });
   },

@@ -1,5 +1,6 @@
+import * as l10n from "@vscode/l10n";
 import type { ToolStatus } from "../../shared/protocol/chat";
-import { fields, type ToolHunk, type ToolIcon, type ToolLink, type ToolView, type ToolViewBody } from "../../shared/toolView";
+import { fields, TARGET_SLOT, type ToolHunk, type ToolIcon, type ToolLink, type ToolView, type ToolViewBody } from "../../shared/toolView";
 
 /**
  * Helpers for the tools' `present`: they read arguments leniently, as they are while they stream
@@ -62,7 +63,7 @@ export function searchReplaceHunks(diff: string): ToolHunk[] {
     }
     const hint = side === "removed" && hunk.removed.length === 0 ? /^:start_line:\s*(\d+)\s*$/.exec(raw) : null;
     if (hint) {
-      hunk.label = `at line ${Number(hint[1])}`;
+      hunk.label = l10n.t("at line {0}", Number(hint[1]));
       continue;
     }
     // `-------` separates the hint from the code; only right there is it a marker.
@@ -90,32 +91,58 @@ export function checklistItems(text: string): Extract<ToolViewBody, { kind: "che
     });
 }
 
-/** What a tool does, in the forms its card's sentence takes: "wants to edit", "is editing", "edited". */
-export interface Verbs {
+/**
+ * A card's title in each status, each a whole sentence so a translation can say it its own way:
+ * "Kiln wants to edit ␁", "Kiln is editing ␁", "Kiln edited ␁", "Kiln was not allowed to edit ␁",
+ * "Kiln could not edit ␁", with TARGET_SLOT (as `{0}`) where the target goes. Made by a function, in
+ * l10n.t calls, when a card is drawn: the display language's bundle is applied after this loads.
+ */
+export interface Sentences {
   wants: string;
   doing: string;
   did: string;
+  denied: string;
+  failed: string;
 }
 
-/** The title sentence for a call in this status: "Kiln wants to edit", "Kiln is editing", "Kiln edited". */
-export function said(status: ToolStatus, verbs: Verbs): string {
+/** The title sentence for a call in this status. */
+export function said(status: ToolStatus, sentences: Sentences): string {
   switch (status) {
     case "streaming":
     case "waiting":
-      return `Kiln wants to ${verbs.wants}`;
+      return sentences.wants;
     case "running":
-      return `Kiln is ${verbs.doing}`;
+      return sentences.doing;
     case "done":
-      return `Kiln ${verbs.did}`;
+      return sentences.did;
     case "denied":
-      return `Kiln was not allowed to ${verbs.wants}`;
+      return sentences.denied;
     case "error":
-      return `Kiln could not ${verbs.wants}`;
+      return sentences.failed;
   }
 }
 
-/** The file tools' verbs, shared so every kind of edit reads the same. */
-export const EDIT: Verbs = { wants: "edit", doing: "editing", did: "edited" };
+/** The file tools' sentences, shared so every kind of edit reads the same. */
+export function editing(): Sentences {
+  return {
+    wants: l10n.t("Kiln wants to edit {0}", TARGET_SLOT),
+    doing: l10n.t("Kiln is editing {0}", TARGET_SLOT),
+    did: l10n.t("Kiln edited {0}", TARGET_SLOT),
+    denied: l10n.t("Kiln was not allowed to edit {0}", TARGET_SLOT),
+    failed: l10n.t("Kiln could not edit {0}", TARGET_SLOT),
+  };
+}
+
+/** The command tools' sentences: a command line, a workflow. */
+export function running(): Sentences {
+  return {
+    wants: l10n.t("Kiln wants to run {0}", TARGET_SLOT),
+    doing: l10n.t("Kiln is running {0}", TARGET_SLOT),
+    did: l10n.t("Kiln ran {0}", TARGET_SLOT),
+    denied: l10n.t("Kiln was not allowed to run {0}", TARGET_SLOT),
+    failed: l10n.t("Kiln could not run {0}", TARGET_SLOT),
+  };
+}
 
 /** A link to the path the call works on (at a line), or none while the path has not arrived. */
 export function linkTo(path: string | undefined, line?: string): ToolLink | undefined {
@@ -146,7 +173,8 @@ export function view(heading: Heading, body?: ToolViewBody): ToolView {
   const { icon, title, target, link, code } = heading;
   return {
     icon,
-    title,
+    // Until the target arrives its slot is left out, and the space beside it.
+    title: target ? title : title.split(TARGET_SLOT).join("").replace(/\s+/g, " ").trim(),
     ...(target ? { target, ...(code && { code }), ...(link && { link }) } : {}),
     ...(body ? { body } : {}),
   };
@@ -159,7 +187,14 @@ export function view(heading: Heading, body?: ToolViewBody): ToolView {
 export function plainView(name: string, params: Readonly<Record<string, string>>, status: ToolStatus): ToolView {
   const key = params.path ? "path" : params.url ? "url" : undefined;
   const rows = Object.entries(params).filter(([name]) => name !== key);
-  const tool = name || "a tool";
-  const title = said(status, { wants: `use ${tool}`, doing: `using ${tool}`, did: `used ${tool}` });
+  const tool = name || l10n.t("a tool");
+  // The target (a path or URL) follows the tool's name: these sentences have no slot for it.
+  const title = said(status, {
+    wants: l10n.t("Kiln wants to use {0}", tool),
+    doing: l10n.t("Kiln is using {0}", tool),
+    did: l10n.t("Kiln used {0}", tool),
+    denied: l10n.t("Kiln was not allowed to use {0}", tool),
+    failed: l10n.t("Kiln could not use {0}", tool),
+  });
   return view({ icon: "tools", title, target: key && params[key], link: key === "path" ? linkTo(params.path) : undefined }, fieldsBody(rows));
 }

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { defineTool, toolError } from "./defineTool";
 import { describeState, formatOutput } from "./executeCommand";
 import { OUTPUT_MAX_CHARS } from "../../shared/limits";
@@ -43,13 +45,19 @@ export const readCommandOutputTool = defineTool({
   },
   // No approval: it only reads what a command the user approved printed, or stops that command.
   present(args, status) {
-    const verbs = { wants: "read the output of command", doing: "reading the output of command", did: "read the output of command" };
+    const verbs = {
+      wants: l10n.t("Kiln wants to read the output of command {0}", TARGET_SLOT),
+      doing: l10n.t("Kiln is reading the output of command {0}", TARGET_SLOT),
+      did: l10n.t("Kiln read the output of command {0}", TARGET_SLOT),
+      denied: l10n.t("Kiln was not allowed to read the output of command {0}", TARGET_SLOT),
+      failed: l10n.t("Kiln could not read the output of command {0}", TARGET_SLOT),
+    };
     return view(
       { icon: "output", title: said(status, verbs), target: args.id },
       fieldsBody([
-        ["wait", args.wait && `${args.wait} s`],
-        ["stop", args.stop === "true" ? "yes" : undefined],
-        ["from line", args.start_line],
+        [l10n.t("wait"), args.wait && l10n.t("{0} s", args.wait)],
+        [l10n.t("stop"), args.stop === "true" ? l10n.t("yes") : undefined],
+        [l10n.t("from line"), args.start_line],
       ]),
     );
   },

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { fingerprint } from "../files/guardedWrite";
 import { z } from "zod";
 import { defineTool, toolError, type ImageData, type ToolContext } from "./defineTool";
@@ -5,7 +7,6 @@ import { classify, extractDocxText, extractPdfText, formatSize, imageTypeByExten
 import { READ_FILE_MAX_LINES } from "../../shared/limits";
 import { p } from "./params";
 import { lineRange, linkTo, said, view } from "./present";
-import { plural } from "../../shared/plural";
 import { resolvePath } from "./paths";
 import { asArray, parseStructured } from "./structured";
 import type { EncodingHint } from "../ports/fileSystem";
@@ -156,7 +157,7 @@ function filesNamed(text: string): { path: string; note?: string }[] {
       ranges: [...m[1]!.matchAll(/<line_range>([\s\S]*?)(?:<\/line_range>|$)/g)].map((r) => r[1]!.trim()),
     }));
   }
-  return files.map(({ path, ranges }) => (ranges.length > 0 ? { path, note: `lines ${ranges.join(", ")}` } : { path }));
+  return files.map(({ path, ranges }) => (ranges.length > 0 ? { path, note: l10n.t("lines {0}", ranges.join(", ")) } : { path }));
 }
 
 export const readFileTool = defineTool({
@@ -172,14 +173,25 @@ export const readFileTool = defineTool({
   approval(args) {
     const parsed = args.args ? parseFiles(args.args) : undefined;
     const paths = parsed?.ok ? [...new Set(parsed.files.map((f) => f.path))] : args.path ? [args.path] : [];
-    return { summary: `Read ${paths.join(", ") || "files"}`, paths };
+    return { summary: paths.length > 0 ? l10n.t("Read {0}", paths.join(", ")) : l10n.t("Read files"), paths };
   },
   present(args, status) {
     const files = args.args === undefined ? undefined : filesNamed(args.args);
-    const target = files && args.path === undefined ? plural(files.length, "file") : `${args.path ?? ""}${lineRange(args.start_line, args.end_line)}`;
+    const target = files && args.path === undefined ? (files.length === 1 ? l10n.t("1 file") : l10n.t("{0} files", files.length)) : `${args.path ?? ""}${lineRange(args.start_line, args.end_line)}`;
     const one = files === undefined || args.path !== undefined;
     return view(
-      { icon: "eye", title: said(status, { wants: "read", doing: "reading", did: "read" }), target, link: one ? linkTo(args.path, args.start_line) : undefined },
+      {
+        icon: "eye",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to read {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is reading {0}", TARGET_SLOT),
+          did: l10n.t("Kiln read {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to read {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not read {0}", TARGET_SLOT),
+        }),
+        target,
+        link: one ? linkTo(args.path, args.start_line) : undefined,
+      },
       files && { kind: "files", files },
     );
   },

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
 import { markdown, said, view } from "./present";
@@ -11,7 +13,20 @@ export const reportBugTool = defineTool({
     description: p.string("What happened, what was expected, steps to reproduce", { raw: true }),
   },
   present(args, status) {
-    return view({ icon: "bug", title: said(status, { wants: "report a bug:", doing: "reporting a bug:", did: "reported a bug:" }), target: args.title }, markdown(args.description));
+    return view(
+      {
+        icon: "bug",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to report a bug: {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is reporting a bug: {0}", TARGET_SLOT),
+          did: l10n.t("Kiln reported a bug: {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to report a bug: {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not report a bug: {0}", TARGET_SLOT),
+        }),
+        target: args.title,
+      },
+      markdown(args.description),
+    );
   },
   async execute(args) {
     if (args.title.trim() === "" || args.description.trim() === "") return toolError("invalid_args", "give both a title and a description.");

@@ -1,8 +1,9 @@
+import * as l10n from "@vscode/l10n";
 import { join } from "node:path";
 import { COMMANDS_DIR, COMMAND_NAME, fillArguments, readWorkflow, workflowNames } from "../commands/workflows";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
-import { fieldsBody, said, view } from "./present";
+import { fieldsBody, running, said, view } from "./present";
 
 export const runSlashCommandTool = defineTool({
   name: "run_slash_command",
@@ -13,7 +14,14 @@ export const runSlashCommandTool = defineTool({
     args: p.string("Arguments for the workflow", { optional: true, raw: true }),
   },
   present(args, status) {
-    return view({ icon: "zap", title: said(status, { wants: "run", doing: "running", did: "ran" }), target: args.command && `/${args.command}` }, fieldsBody([["args", args.args]]));
+    return view(
+      {
+        icon: "zap",
+        title: said(status, running()),
+        target: args.command && `/${args.command}`,
+      },
+      fieldsBody([[l10n.t("arguments"), args.args]]),
+    );
   },
   async execute(args, context) {
     const name = args.command.replace(/^\//, "");

@@ -1,7 +1,8 @@
+import * as l10n from "@vscode/l10n";
 import { defineTool, toolError, type ToolOutcome } from "./defineTool";
 import { encodeLike, isOutcome, proposeEdit, readTextFile, type TextFile } from "./fileEdit";
 import { p } from "./params";
-import { EDIT, fieldsBody, linkTo, said, toLines, view } from "./present";
+import { editing, fieldsBody, linkTo, said, toLines, view } from "./present";
 import { resolvePath } from "./paths";
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -20,12 +21,12 @@ export const searchAndReplaceTool = defineTool({
     start_line: p.integer("Only replace from this line on (1-based)", { optional: true, min: 1 }),
     end_line: p.integer("Only replace up to this line (inclusive)", { optional: true, min: 1 }),
   },
-  approval: (args) => ({ summary: `Replace ${args.use_regex ? "matches of a pattern" : "text"} in ${args.path}`, paths: [args.path], reviewed: true }),
+  approval: (args) => ({ summary: args.use_regex ? l10n.t("Replace matches of a pattern in {0}", args.path) : l10n.t("Replace text in {0}", args.path), paths: [args.path], reviewed: true }),
   present(args, status) {
-    const lines = args.start_line || args.end_line ? `lines ${args.start_line ?? "1"}-${args.end_line ?? "end"}` : undefined;
-    const how = [args.use_regex === "true" && "regex", args.ignore_case === "true" && "ignore case", lines].filter(Boolean).join(", ");
-    const heading = { icon: "edit" as const, title: said(status, EDIT), target: args.path, link: linkTo(args.path) };
-    if (args.search === undefined && args.replace === undefined) return view(heading, fieldsBody([["match", how]]));
+    const lines = !(args.start_line || args.end_line) ? undefined : args.end_line ? l10n.t("lines {0}-{1}", args.start_line ?? "1", args.end_line) : l10n.t("lines {0}-end", args.start_line ?? "1");
+    const how = [args.use_regex === "true" && l10n.t("regex"), args.ignore_case === "true" && l10n.t("ignore case"), lines].filter(Boolean).join(", ");
+    const heading = { icon: "edit" as const, title: said(status, editing()), target: args.path, link: linkTo(args.path) };
+    if (args.search === undefined && args.replace === undefined) return view(heading, fieldsBody([[l10n.t("match"), how]]));
     // An empty replacement deletes the matches: only removed lines.
     const hunk = { ...(how && { label: how }), removed: args.search === undefined ? [] : toLines(args.search), added: args.replace ? toLines(args.replace) : [] };
     return view(heading, { kind: "diff", hunks: [hunk] });

@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { ignoreRulesOf } from "../workspace/ignore";
@@ -30,15 +32,29 @@ export const searchFilesTool = defineTool({
     regex: p.string("Regular expression to look for, e.g. `function\\s+parse\\w*`", { raw: true }),
     file_pattern: p.string("Glob of the files to search, e.g. `*.ts` or `src/**/*.{js,jsx}`; default all files", { optional: true }),
   },
-  approval: (args) => ({ summary: `Search ${args.path} for /${args.regex}/${args.file_pattern ? ` in ${args.file_pattern}` : ""}`, paths: [args.path] }),
+  approval: (args) => ({
+    summary: args.file_pattern ? l10n.t("Search {0} for /{1}/ in {2}", args.path, args.regex, args.file_pattern) : l10n.t("Search {0} for /{1}/", args.path, args.regex),
+    paths: [args.path],
+  }),
   present(args, status) {
     return view(
-      { icon: "search", title: said(status, { wants: "search", doing: "searching", did: "searched" }), target: args.path, link: linkTo(args.path) },
+      {
+        icon: "search",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to search {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is searching {0}", TARGET_SLOT),
+          did: l10n.t("Kiln searched {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to search {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not search {0}", TARGET_SLOT),
+        }),
+        target: args.path,
+        link: linkTo(args.path),
+      },
       fieldsBody(
         [
-          ["regex", args.regex],
-          ["in", args.path],
-          ["files", args.file_pattern],
+          [l10n.t("regex"), args.regex],
+          [l10n.t("in"), args.path],
+          [l10n.t("files"), args.file_pattern],
         ],
         true,
       ),

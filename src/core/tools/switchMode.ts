@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
 import { markdown, said, view } from "./present";
@@ -12,7 +14,17 @@ export const switchModeTool = defineTool({
   },
   present(args, status) {
     return view(
-      { icon: "arrow-swap", title: said(status, { wants: "switch to", doing: "switching to", did: "switched to" }), target: args.mode_slug && `${args.mode_slug} mode` },
+      {
+        icon: "arrow-swap",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to switch to {0} mode", TARGET_SLOT),
+          doing: l10n.t("Kiln is switching to {0} mode", TARGET_SLOT),
+          did: l10n.t("Kiln switched to {0} mode", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to switch to {0} mode", TARGET_SLOT),
+          failed: l10n.t("Kiln could not switch to {0} mode", TARGET_SLOT),
+        }),
+        target: args.mode_slug,
+      },
       markdown(args.reason),
     );
   },

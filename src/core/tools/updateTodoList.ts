@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { formatTodos, parseTodos } from "./todoList";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
@@ -12,7 +13,16 @@ export const updateTodoListTool = defineTool({
   },
   present(args, status) {
     return view(
-      { icon: "checklist", title: said(status, { wants: "update the todo list", doing: "updating the todo list", did: "updated the todo list" }) },
+      {
+        icon: "checklist",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to update the todo list"),
+          doing: l10n.t("Kiln is updating the todo list"),
+          did: l10n.t("Kiln updated the todo list"),
+          denied: l10n.t("Kiln was not allowed to update the todo list"),
+          failed: l10n.t("Kiln could not update the todo list"),
+        }),
+      },
       args.todos === undefined ? undefined : { kind: "checklist", items: checklistItems(args.todos) },
     );
   },

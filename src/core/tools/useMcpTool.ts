@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { checkArguments } from "../mcp/argumentCheck";
 import { progressText } from "../mcp/requests";
 import type { McpHubApi, McpServerView } from "../mcp/types";
@@ -46,12 +48,24 @@ export const useMcpToolTool = defineTool({
   },
   present(args, status) {
     return view(
-      { icon: "plug", title: said(status, { wants: "use", doing: "using", did: "used" }), target: [args.server_name, args.tool_name].filter(Boolean).join(" · ") },
-      fieldsBody([["arguments", args.arguments]], true),
+      {
+        icon: "plug",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to use {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is using {0}", TARGET_SLOT),
+          did: l10n.t("Kiln used {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to use {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not use {0}", TARGET_SLOT),
+        }),
+        target: [args.server_name, args.tool_name].filter(Boolean).join(" · "),
+      },
+      fieldsBody([[l10n.t("arguments"), args.arguments]], true),
     );
   },
   approval: (args) => ({
-    summary: `Use ${args.tool_name} on ${args.server_name}${args.arguments?.trim() ? ` with ${args.arguments.trim().slice(0, 200)}` : ""}`,
+    summary: args.arguments?.trim()
+      ? l10n.t("Use {0} on {1} with {2}", args.tool_name, args.server_name, args.arguments.trim().slice(0, 200))
+      : l10n.t("Use {0} on {1}", args.tool_name, args.server_name),
     paths: [],
     // Checked first (server, tool, arguments), then asked: the user approves a call that can run.
     reviewed: true,
@@ -96,10 +110,16 @@ export const accessMcpResourceTool = defineTool({
     uri: p.string("The resource's URI"),
   },
   present(args, status) {
-    const verbs = { wants: "read a resource from", doing: "reading a resource from", did: "read a resource from" };
-    return view({ icon: "plug", title: said(status, verbs), target: args.server_name }, fieldsBody([["uri", args.uri]]));
+    const verbs = {
+      wants: l10n.t("Kiln wants to read a resource from {0}", TARGET_SLOT),
+      doing: l10n.t("Kiln is reading a resource from {0}", TARGET_SLOT),
+      did: l10n.t("Kiln read a resource from {0}", TARGET_SLOT),
+      denied: l10n.t("Kiln was not allowed to read a resource from {0}", TARGET_SLOT),
+      failed: l10n.t("Kiln could not read a resource from {0}", TARGET_SLOT),
+    };
+    return view({ icon: "plug", title: said(status, verbs), target: args.server_name }, fieldsBody([[l10n.t("URI"), args.uri]]));
   },
-  approval: (args) => ({ summary: `Read ${args.uri} from ${args.server_name}`, paths: [], reviewed: true }),
+  approval: (args) => ({ summary: l10n.t("Read {0} from {1}", args.uri, args.server_name), paths: [], reviewed: true }),
   async execute(args, context) {
     const server = connectedServer(context.mcp, args.server_name);
     if ("kind" in server) return server;

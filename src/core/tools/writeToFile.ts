@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+import { TARGET_SLOT } from "../../shared/toolView";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
 import { linkTo, said, view } from "./present";
@@ -35,11 +37,22 @@ export const writeToFileTool = defineTool({
   },
   approval: (args) => {
     const lines = countLines(args.content);
-    return { summary: `Write ${args.path} (${lines} ${lines === 1 ? "line" : "lines"})`, paths: [args.path], reviewed: true };
+    return { summary: lines === 1 ? l10n.t("Write {0} (1 line)", args.path) : l10n.t("Write {0} ({1} lines)", args.path, lines), paths: [args.path], reviewed: true };
   },
   present(args, status) {
     return view(
-      { icon: "new-file", title: said(status, { wants: "write", doing: "writing", did: "wrote" }), target: args.path, link: linkTo(args.path) },
+      {
+        icon: "new-file",
+        title: said(status, {
+          wants: l10n.t("Kiln wants to write {0}", TARGET_SLOT),
+          doing: l10n.t("Kiln is writing {0}", TARGET_SLOT),
+          did: l10n.t("Kiln wrote {0}", TARGET_SLOT),
+          denied: l10n.t("Kiln was not allowed to write {0}", TARGET_SLOT),
+          failed: l10n.t("Kiln could not write {0}", TARGET_SLOT),
+        }),
+        target: args.path,
+        link: linkTo(args.path),
+      },
       args.content === undefined ? undefined : { kind: "file", path: args.path ?? "", content: args.content },
     );
   },

@@ -1,6 +1,6 @@
 import type { ToolItem } from "../../shared/protocol/chat";
 import { plural } from "../../shared/plural";
-import type { ToolView, ToolViewBody } from "../../shared/toolView";
+import { toolHeading, type ToolView, type ToolViewBody } from "../../shared/toolView";
 import { presentTool } from "../../core/agent/presenter";
 
 /** At most this many lines of a call's body, each cut to this many characters: a summary, not the content. */
@@ -14,8 +14,7 @@ function viewOf(item: ToolItem): ToolView {
 
 /** The card's sentence as text: `Kiln read src/a.ts`, `Kiln ran \`npm test\``. */
 function heading(view: ToolView): string {
-  if (!view.target) return view.title;
-  return `${view.title} ${view.code ? `\`${view.target}\`` : view.target}`;
+  return toolHeading(view, (target) => (view.code ? `\`${target}\`` : target));
 }
 
 /**

@@ -1,9 +1,11 @@
-import { describe, expect, it } from "vitest";
+import * as l10n from "@vscode/l10n";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { presentTool } from "../../../src/core/agent/presenter";
 import type { AnyTool } from "../../../src/core/tools/defineTool";
+import { coerceArgs } from "../../../src/core/tools/params";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import { ToolStatusSchema, type ToolStatus } from "../../../src/shared/protocol/chat";
-import { ToolViewSchema, type ToolView } from "../../../src/shared/toolView";
+import { TARGET_SLOT, toolHeading, ToolViewSchema, type ToolView } from "../../../src/shared/toolView";
 
 const STATUSES: readonly ToolStatus[] = ToolStatusSchema.options;
 const TOOLS = createDefaultRegistry().list();
@@ -90,18 +92,22 @@ describe("every tool presents its calls", () => {
 });
 
 describe("what the views say", () => {
-  const view = (name: string, args: Record<string, string>, status: ToolStatus = "streaming") => presentTool(name, args, status);
+  // The target's place in a title is written {target} here.
+  const view = (name: string, args: Record<string, string>, status: ToolStatus = "streaming") => {
+    const shown = presentTool(name, args, status);
+    return { ...shown, title: shown.title.replace(TARGET_SLOT, "{target}") };
+  };
 
   it("read_file: the path and lines in the target; several files listed, from XML, JSON or JSON cut off", () => {
     expect(view("read_file", { path: "src/a.ts", start_line: "10", end_line: "40" })).toEqual({
       icon: "eye",
-      title: "Kiln wants to read",
+      title: "Kiln wants to read {target}",
       target: "src/a.ts:10-40",
       link: { path: "src/a.ts", line: 10 },
     });
     expect(view("read_file", { args: SAMPLES.args! }, "done")).toEqual({
       icon: "eye",
-      title: "Kiln read",
+      title: "Kiln read {target}",
       target: "2 files",
       body: { kind: "files", files: [{ path: "a.ts", note: "lines 1-20" }, { path: "b.ts" }] },
     });
@@ -116,7 +122,7 @@ describe("what the views say", () => {
     expect(view("write_to_file", { path: "a.ts", content: "x\n" }).body).toEqual({ kind: "file", path: "a.ts", content: "x\n" });
     expect(view("new_rule", { name: "Testing conventions", content: "Use vitest." })).toEqual({
       icon: "law",
-      title: "Kiln wants to add a rule",
+      title: "Kiln wants to add the rule {target}",
       target: ".kilocode/rules/Testing-conventions.md",
       link: { path: ".kilocode/rules/Testing-conventions.md" },
       body: { kind: "file", path: ".kilocode/rules/Testing-conventions.md", content: "Use vitest." },
@@ -134,7 +140,7 @@ describe("what the views say", () => {
   it("execute_command: the command line with where and how long; the follow-up question only until it has run", () => {
     expect(view("execute_command", { command: "npm test", cwd: "pkg", timeout: "30" }, "done")).toEqual({
       icon: "terminal",
-      title: "Kiln ran",
+      title: "Kiln ran {target}",
       target: "npm test",
       code: true,
       body: {
@@ -153,8 +159,8 @@ describe("what the views say", () => {
   it("checklists: each item with its status, a line that is not an item kept as it is", () => {
     expect(view("new_task", { mode: "code", message: "Do it.", todos: "- [x] one\nnot an item\n- [ ] tw" })).toEqual({
       icon: "zap",
-      title: "Kiln wants to start a subtask in",
-      target: "code mode",
+      title: "Kiln wants to start a subtask in {target} mode",
+      target: "code",
       body: { kind: "checklist", text: "Do it.", items: [{ text: "one", status: "completed" }, { text: "not an item" }, { text: "tw", status: "pending" }] },
     });
   });
@@ -165,10 +171,19 @@ describe("what the views say", () => {
   });
 
   it("a title is a sentence by the call's status: wants to, is doing, did, was not allowed to, could not", () => {
-    const titles = (["streaming", "waiting", "running", "done", "denied", "error"] as const).map((status) => view("apply_diff", { path: "src/greet.ts" }, status).title);
-    expect(titles).toEqual(["Kiln wants to edit", "Kiln wants to edit", "Kiln is editing", "Kiln edited", "Kiln was not allowed to edit", "Kiln could not edit"]);
+    const titles = (["streaming", "waiting", "running", "done", "denied", "error"] as const).map((status) => toolHeading(presentTool("apply_diff", { path: "src/greet.ts" }, status)));
+    expect(titles).toEqual([
+      "Kiln wants to edit src/greet.ts",
+      "Kiln wants to edit src/greet.ts",
+      "Kiln is editing src/greet.ts",
+      "Kiln edited src/greet.ts",
+      "Kiln was not allowed to edit src/greet.ts",
+      "Kiln could not edit src/greet.ts",
+    ]);
+    // Until the path arrives the sentence leaves out its place.
+    expect(presentTool("apply_diff", {}, "streaming").title).toBe("Kiln wants to edit");
     expect(view("ask_followup_question", { question: "Which?" }, "waiting").title).toBe("Kiln has a question");
-    expect(view("write_to_file", { path: "src/greet.ts" }, "waiting")).toMatchObject({ title: "Kiln wants to write", target: "src/greet.ts", link: { path: "src/greet.ts" } });
+    expect(view("write_to_file", { path: "src/greet.ts" }, "waiting")).toMatchObject({ title: "Kiln wants to write {target}", target: "src/greet.ts", link: { path: "src/greet.ts" } });
   });
 
   it("a command's first line is the title's target, cut to fit; its whole text stays in the body", () => {
@@ -185,5 +200,46 @@ describe("what the views say", () => {
     expect(view("delete_file", { path: "old.ts" }, "done").link).toBeUndefined();
     expect(view("read_file", { args: SAMPLES.args! }).link).toBeUndefined();
     expect(view("list_files", { path: "src" }).link).toEqual({ path: "src" });
+  });
+});
+
+describe("in another language", () => {
+  // Every message that goes through l10n.t comes back as ⟦message⟧, so a word that skipped it has no brackets.
+  beforeEach(() => l10n.config({ contents: new Proxy({}, { get: (_, key) => (typeof key === "string" ? `⟦${key}⟧` : undefined) }) }));
+  afterEach(() => l10n.config({ contents: {} }));
+
+  const translated = (text: string) => /^⟦[^]*⟧$/.test(text);
+
+  it.each(TOOLS.map((tool) => [tool.name, tool] as const))("%s: its title, labels and words come from the translation, the arguments as they are", (_, tool) => {
+    // Every set of arguments, and the whole set again with each yes/no said the other way.
+    const whole = argumentSets(tool).at(-2)!;
+    const flipped = Object.fromEntries(Object.entries(whole).map(([name, value]) => [name, tool.params[name]!.kind === "boolean" ? "false" : value]));
+    for (const [args, status] of [...argumentSets(tool), flipped].flatMap((args) => STATUSES.map((status) => [args, status] as const))) {
+      const data = new Set(Object.values(args).filter((value) => value !== ""));
+      const view = tool.present!(args, status);
+      const what = `${status} ${JSON.stringify(args)}: ${JSON.stringify(view)}`;
+      // The sentence in the translation's own order, the target's place kept.
+      expect(translated(view.title), what).toBe(true);
+      if (view.target && view.title.includes(TARGET_SLOT)) expect(toolHeading(view)).toContain(view.target);
+      // A target made of the arguments (a path, a rule file from its name, server · tool) stays as it is.
+      if (view.target && ![...data].some((value) => view.target!.includes(value.split(/\s/)[0]!))) expect(translated(view.target), what).toBe(true);
+      const body = view.body;
+      const fieldsShown = body?.kind === "fields" ? body.fields : body?.kind === "command" ? (body.fields ?? []) : [];
+      for (const field of fieldsShown) {
+        expect(translated(field.label), what).toBe(true);
+        expect(data.has(field.value) || translated(field.value), what).toBe(true);
+      }
+      for (const hunk of body?.kind === "diff" ? body.hunks : []) if (hunk.label) expect(hunk.label.split(", ").every(translated), what).toBe(true);
+      for (const file of body?.kind === "files" ? body.files : []) if (file.note) expect(translated(file.note), what).toBe(true);
+    }
+  });
+  it.each(TOOLS.filter((tool) => tool.approval).map((tool) => [tool.name, tool] as const))("%s: what the user is asked to approve is a translated sentence", (_, tool) => {
+    const whole = argumentSets(tool).at(-2)!;
+    const flipped = Object.fromEntries(Object.entries(whole).map(([name, value]) => [name, tool.params[name]!.kind === "boolean" ? "false" : value]));
+    for (const raw of [whole, flipped]) {
+      const args = coerceArgs(tool.params, raw);
+      expect(args.ok, JSON.stringify(raw)).toBe(true);
+      if (args.ok) expect(translated(tool.approval!(args.args).summary), JSON.stringify(raw)).toBe(true);
+    }
   });
 });

@@ -23,7 +23,7 @@ describe("a tool card draws its view by the kind of body", () => {
   it("the title, then the target, then the state; hovering the title shows it whole", () => {
     const { title, root } = card({ title: "Kiln read", target: "src/a-very-long-folder-name/greet.ts:10-40" });
     expect(title()).toBe("Kiln read src/a-very-long-folder-name/greet.ts:10-40 done");
-    expect(root.querySelector(".tool-name")?.textContent).toBe("Kiln read");
+    expect(root.querySelector(".tool-name")?.textContent?.trim()).toBe("Kiln read");
     expect(root.querySelector(".tool-title")?.getAttribute("title")).toBe("Kiln read src/a-very-long-folder-name/greet.ts:10-40");
     expect(root.querySelector(".tool-fields, pre, ul")).toBeNull();
   });
