@@ -9,6 +9,7 @@ import { parseWebviewMessage } from "../../src/shared/protocol/messages";
 import { parseParams } from "../../src/shared/protocol/parse";
 import { parseSettingsMessage, SETTINGS_REQUESTS } from "../../src/shared/protocol/settings";
 import { applyPickers, pickerStore } from "../../webview-ui/src/settings/pickerStore";
+import { useEnglish, usePseudoLocale } from "./pseudoL10n";
 
 const logger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -104,6 +105,17 @@ describe("a chat's mode and profile choices", () => {
     // The pin of the mode it starts in gives the protocol; a task reopened from history keeps its own mode.
     expect(next.protocol).toBe("native");
     expect(choices.start(defaults(), "ask").mode?.slug).toBe("ask");
+  });
+
+  it("the mode picker shows the built-in modes' names and lines in the user's language", () => {
+    const { choices } = setup();
+    follow(choices, choices.start(defaults()));
+    usePseudoLocale();
+    try {
+      expect(choices.pickers().modes).toEqual(BUILTIN_MODES.map((m) => ({ slug: m.slug, name: `⟦${m.name}/the name of a built-in mode, in the mode picker⟧`, description: `⟦${m.whenToUse}⟧` })));
+    } finally {
+      useEnglish();
+    }
   });
 
   it("lists modes and profiles for the pickers; a chat without tools has no modes", () => {

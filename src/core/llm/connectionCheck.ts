@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { createProvider } from "./createProvider";
 import { CancelledError, toProviderError } from "./errors";
 import { API_KEY_ENV } from "./keys";
@@ -7,8 +8,6 @@ import type { ProviderConfig, ProviderKind } from "./types";
 export type { ConnectionCheck, ConnectionFailure, ModelList };
 
 const LABELS: Record<ProviderKind, string> = { anthropic: "Anthropic", openai: "OpenAI", "openai-compatible": "the server" };
-/** A hosted provider's key is easily the other one's: worth saying whose it must be. */
-const KEY_OF: Record<ProviderKind, string> = { anthropic: " and that it is an Anthropic key", openai: " and that it is an OpenAI key", "openai-compatible": "" };
 /** Enough for any model to say a word; the reply itself is not read. */
 const CHECK_MAX_TOKENS = 16;
 const MAX_MODELS = 500;
@@ -21,70 +20,116 @@ export interface CheckOptions {
   now?: () => number;
 }
 
+/** The product names of the hosted providers; an OpenAI-compatible server is "the server" in its own sentences. */
+const HOSTED: Partial<Record<ProviderKind, string>> = { anthropic: "Anthropic", openai: "OpenAI" };
+
+/** Where the check went: the base URL, else the hosted provider's name (an OpenAI-compatible server always has a URL by then). */
 function where(config: ProviderConfig): string {
-  return config.baseUrl.trim() || LABELS[config.kind];
+  return config.baseUrl.trim() || (HOSTED[config.kind] ?? "OpenAI-compatible");
+}
+
+/** A failure and whether the endpoint answered 404 (a server without a models list, to listModels). */
+interface Explained {
+  failure: ConnectionFailure;
+  notFound: boolean;
 }
 
 /**
  * A failure in words a first-time user can act on. The core's errors say what happened; this says
- * which field to change, since here the user is looking at the form, not at a running task.
+ * which field to change, since here the user is looking at the form, not at a running task. The
+ * words are the user's language (the core's own detail stays as the provider's words).
  */
 export function explainFailure(err: unknown, config: ProviderConfig, timedOutAfterMs?: number): ConnectionFailure {
+  return explain(err, config, timedOutAfterMs).failure;
+}
+
+function explain(err: unknown, config: ProviderConfig, timedOutAfterMs?: number): Explained {
   const failure = toProviderError(err, LABELS[config.kind]);
   if (failure instanceof CancelledError) {
-    const message = timedOutAfterMs !== undefined ? `No answer from ${where(config)} within ${Math.ceil(timedOutAfterMs / 1000)} s. Check the URL and the network.` : "The check was cancelled.";
-    return { ok: false, problem: timedOutAfterMs !== undefined ? "network" : "other", message };
+    const message =
+      timedOutAfterMs !== undefined ? l10n.t("No answer from {0} within {1} s. Check the URL and the network.", where(config), Math.ceil(timedOutAfterMs / 1000)) : l10n.t("The check was cancelled.");
+    return { failure: { ok: false, problem: timedOutAfterMs !== undefined ? "network" : "other", message }, notFound: false };
   }
   const detail = failure.message;
-  const said = (problem: ConnectionProblem, message: string): ConnectionFailure => ({ ok: false, problem, message, detail });
+  const said = (problem: ConnectionProblem, message: string): Explained => ({ failure: { ok: false, problem, message, detail }, notFound: false });
   const model = config.model.trim();
+  const baseUrl = config.baseUrl.trim();
+  const hosted = HOSTED[config.kind];
+  const status = failure.status;
   switch (failure.kind) {
     case "no_key":
-      return said("key", `No API key: paste one, or set ${API_KEY_ENV[config.kind]} in the environment VS Code starts from.`);
+      return said("key", l10n.t("No API key: paste one, or set {0} in the environment VS Code starts from.", API_KEY_ENV[config.kind]));
     case "auth":
-      return said("key", `${capital(LABELS[config.kind])} refused the key (HTTP ${failure.status ?? "401"}). Check that you pasted all of it${KEY_OF[config.kind]}.`);
+      return said(
+        "key",
+        hosted
+          ? l10n.t("{0} refused the key (HTTP {1}). Check that you pasted all of it and that it is an {0} key.", hosted, status ?? 401)
+          : l10n.t("The server refused the key (HTTP {0}). Check that you pasted all of it.", status ?? 401),
+      );
     case "config":
+      // The settings createProvider refuses before any request, said as the form's fields.
+      if (baseUrl && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) return said("url", l10n.t("The base URL {0} is not an http(s) URL.", baseUrl));
+      if (config.kind === "openai-compatible" && !baseUrl) return said("url", l10n.t("An OpenAI-compatible server needs a base URL, such as http://localhost:11434/v1."));
+      if (config.kind === "openai-compatible" && !model) return said("model", l10n.t("An OpenAI-compatible server needs a model id: type the one the server uses."));
       return said(/model/i.test(detail) ? "model" : "url", detail);
     case "network": {
-      if (/ECONNREFUSED/.test(detail)) return said("url", `Nothing is listening at ${where(config)}. Is the server running, and is the port right?`);
-      if (/ENOTFOUND|EAI_AGAIN/.test(detail)) return said("url", `The host name in ${where(config)} does not resolve. Check the URL, then the network.`);
-      return said("network", `Could not reach ${where(config)}. Check the network (a proxy or firewall?) and the URL.`);
+      if (/ECONNREFUSED/.test(detail)) return said("url", l10n.t("Nothing is listening at {0}. Is the server running, and is the port right?", where(config)));
+      if (/ENOTFOUND|EAI_AGAIN/.test(detail)) return said("url", l10n.t("The host name in {0} does not resolve. Check the URL, then the network.", where(config)));
+      return said("network", l10n.t("Could not reach {0}. Check the network (a proxy or firewall?) and the URL.", where(config)));
     }
     case "bad_request":
-      if (/model/i.test(failure.providerDetail ?? "")) return said("model", `${capital(LABELS[config.kind])} has no model "${model}" (or this key may not use it). Pick one from the list.`);
-      if (failure.status === 404) {
-        return said("url", `Nothing answers at ${where(config)} (HTTP 404). Check the base URL; OpenAI-compatible servers usually end in /v1.`);
+      if (/model/i.test(failure.providerDetail ?? "")) {
+        return said(
+          "model",
+          hosted
+            ? l10n.t('{0} has no model "{1}" (or this key may not use it). Pick one from the list.', hosted, model)
+            : l10n.t('The server has no model "{0}" (or this key may not use it). Pick one from the list.', model),
+        );
       }
-      return said("other", `${capital(LABELS[config.kind])} refused the test request (HTTP ${failure.status ?? "?"}).`);
+      if (status === 404) {
+        return { ...said("url", l10n.t("Nothing answers at {0} (HTTP 404). Check the base URL; OpenAI-compatible servers usually end in /v1.", where(config))), notFound: true };
+      }
+      return said("other", hosted ? l10n.t("{0} refused the test request (HTTP {1}).", hosted, status ?? "?") : l10n.t("The server refused the test request (HTTP {0}).", status ?? "?"));
     case "rate_limit":
-      return said("other", `The key works, but ${LABELS[config.kind]} is rate-limiting it right now. Try again in a minute.`);
+      return said(
+        "other",
+        hosted
+          ? l10n.t("The key works, but {0} is rate-limiting it right now. Try again in a minute.", hosted)
+          : l10n.t("The key works, but the server is rate-limiting it right now. Try again in a minute."),
+      );
     case "server":
-      return said("other", `${capital(LABELS[config.kind])} had a server error (HTTP ${failure.status ?? "5xx"}). Try again in a moment.`);
+      return said(
+        "other",
+        hosted
+          ? l10n.t("{0} had a server error (HTTP {1}). Try again in a moment.", hosted, status ?? "5xx")
+          : l10n.t("The server had a server error (HTTP {0}). Try again in a moment.", status ?? "5xx"),
+      );
     case "stream":
-      return said("url", `${capital(where(config))} answered, but not as a ${config.kind === "anthropic" ? "Anthropic" : "OpenAI-compatible"} API does. Check the base URL.`);
+      return said(
+        "url",
+        config.kind === "anthropic"
+          ? l10n.t("{0} answered, but not as an Anthropic API does. Check the base URL.", where(config))
+          : l10n.t("{0} answered, but not as an OpenAI-compatible API does. Check the base URL.", where(config)),
+      );
     default:
       return said("other", detail);
   }
 }
 
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /** Runs `check` with a deadline; a deadline passed reads as "no answer", not as a cancel. */
-async function withDeadline<T>(config: ProviderConfig, timeoutMs: number, check: (signal: AbortSignal) => Promise<T>): Promise<T | ConnectionFailure> {
+async function withDeadline<T>(config: ProviderConfig, timeoutMs: number, check: (signal: AbortSignal) => Promise<T>): Promise<T | Explained> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     return await check(signal);
   } catch (err) {
-    return explainFailure(err, config, signal.aborted ? timeoutMs : undefined);
+    return explain(err, config, signal.aborted ? timeoutMs : undefined);
   }
 }
 
 /** Sends one tiny request with these settings and says whether a reply came, or plainly what failed. */
 export async function checkConnection(config: ProviderConfig, { timeoutMs = CHECK_TIMEOUT_MS, now = Date.now }: CheckOptions = {}): Promise<ConnectionCheck> {
   const started = now();
-  return withDeadline(config, timeoutMs, async (signal) => {
+  const result = await withDeadline(config, timeoutMs, async (signal) => {
     const provider = createProvider(config);
     for await (const event of provider.stream({ system: "Reply with one word.", messages: [{ role: "user", content: "Say OK." }], maxTokens: CHECK_MAX_TOKENS, signal })) {
       // The first piece of a reply is proof enough: the rest need not be waited for.
@@ -92,11 +137,12 @@ export async function checkConnection(config: ProviderConfig, { timeoutMs = CHEC
     }
     return { ok: true, model: provider.model, ms: Math.max(0, now() - started) } as const;
   });
+  return "failure" in result ? result.failure : result;
 }
 
 /** The models the endpoint lists (sorted, at most MAX_MODELS), or why it could not be asked. */
 export async function listModels(config: ProviderConfig, { timeoutMs = CHECK_TIMEOUT_MS }: CheckOptions = {}): Promise<ModelList> {
-  return withDeadline(config, timeoutMs, async (signal) => {
+  const result = await withDeadline(config, timeoutMs, async (signal) => {
     // The list is what a model is picked from: none need be chosen to ask for it.
     const provider = createProvider({ ...config, model: config.model.trim() || "unset" });
     if (!provider.listModels) return { ok: true, models: [] as string[] } as const;
@@ -104,10 +150,8 @@ export async function listModels(config: ProviderConfig, { timeoutMs = CHECK_TIM
     // A server's list is outside input: only plausible ids, each once.
     const models = [...new Set(ids.filter((id) => typeof id === "string" && id.length > 0 && id.length <= 200 && !/[\u0000-\u001f]/.test(id)))];
     return { ok: true, models: models.sort((a, b) => a.localeCompare(b)).slice(0, MAX_MODELS) } as const;
-  }).then((result) =>
-    // Servers without a /models route still chat; the model id is then typed in.
-    !result.ok && result.problem === "url" && /HTTP 404/.test(result.message)
-      ? { ...result, problem: "other", message: `${capital(where(config))} does not list its models; type the model id.` }
-      : result,
-  );
+  });
+  if (!("failure" in result)) return result;
+  // Servers without a /models route still chat; the model id is then typed in.
+  return result.notFound ? { ...result.failure, problem: "other", message: l10n.t("{0} does not list its models; type the model id.", where(config)) } : result.failure;
 }

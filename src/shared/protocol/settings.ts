@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { z } from "zod";
 import { APPROVE_WORDS, type ApproveWord } from "../approveWords";
 import { AUTO_CONDENSE_PERCENT, BUDGET_MAX, OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, SHORTEN_RESULTS_AFTER, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
@@ -73,22 +74,77 @@ export const APPROVE_SETTING = {
   maxCost: "autoApproveMaxCost",
 } as const;
 export type ApproveField = keyof typeof APPROVE_SETTING;
+/**
+ * Stands for the setting in a schema's message until the message is read (settingProblem): the page
+ * names the box by its label, the host by its kiln.* key, and either way the message is one sentence.
+ */
+const SETTING = "\u{E000}";
+/** A check's message, made when a value is checked (the display language's bundle is applied by then). */
+const says = (message: () => string) => ({ error: message });
+
+/**
+ * What is wrong with a setting's value, as one sentence in the user's language about `subject`
+ * (its label on the page, its kiln.* key in the host), from the first issue of a settings schema.
+ */
+export function settingProblem(issue: { message: string }, subject: string): string {
+  // An issue without the slot is one the schemas give no words of their own (zod's English).
+  return issue.message.includes(SETTING) ? issue.message.split(SETTING).join(subject) : l10n.t("{0}: {1}", subject, issue.message);
+}
+
+const MAX_PREFIXES = 500;
+const MAX_PREFIX_CHARS = 500;
 const prefixes = z
-  .array(z.string().trim().min(1, "an empty command prefix").max(500, "a command prefix is at most 500 characters"), { message: "must be a list of command prefixes" })
-  .max(500, "at most 500 command prefixes")
+  .array(
+    z
+      .string()
+      .trim()
+      .min(
+        1,
+        says(() => l10n.t("{0} has an empty command prefix", SETTING)),
+      )
+      .max(
+        MAX_PREFIX_CHARS,
+        says(() => l10n.t("{0} has a command prefix longer than {1} characters", SETTING, MAX_PREFIX_CHARS)),
+      ),
+    says(() => l10n.t("{0} must be a list of command prefixes", SETTING)),
+  )
+  .max(
+    MAX_PREFIXES,
+    says(() => l10n.t("{0} holds at most {1} command prefixes", SETTING, MAX_PREFIXES)),
+  )
   .transform((list) => [...new Set(list)]);
-const flag = z.boolean({ message: "must be true or false" });
+const flag = z.boolean(says(() => l10n.t("{0} must be true or false", SETTING)));
+const atMost = (max: number) => says(() => l10n.t("{0} is at most {1}", SETTING, max));
+/** A whole number from `min` (0 or 1) up; above `max` says the most. */
+const wholeAtLeast = (min: 0 | 1, max: number) => {
+  const message = says(() => (min === 0 ? l10n.t("{0} must be a whole number, 0 or more", SETTING) : l10n.t("{0} must be a whole number, 1 or more", SETTING)));
+  return z.number(message).int(message).min(min, message).max(max, atMost(max));
+};
+/** Any number, 0 or more; above `max` says the most. */
+const amount = (max: number, message: () => string) => z.number(says(message)).min(0, says(message)).max(max, atMost(max));
+/** Any number from `min` to `max`, fractions too. */
+const numberFrom = (min: number, max: number) => {
+  const message = says(() => l10n.t("{0} must be a number from {1} to {2}", SETTING, min, max));
+  return z.number(message).min(min, message).max(max, message);
+};
+const modeSlug = says(() => l10n.t("{0} must be a mode's slug", SETTING));
 export const AutoApproveChangesSchema = z
   .object({
     words: z
-      .array(z.enum(APPROVE_WORDS, { message: `each must be one of ${APPROVE_WORDS.join(", ")}` }), { message: "must be a list of categories" })
+      .array(
+        z.enum(
+          APPROVE_WORDS,
+          says(() => l10n.t("{0} each must be one of {1}", SETTING, APPROVE_WORDS.join(", "))),
+        ),
+        says(() => l10n.t("{0} must be a list of categories", SETTING)),
+      )
       .transform((list) => APPROVE_WORDS.filter((w) => list.includes(w))),
     enabled: flag,
     allowed: prefixes,
     denied: prefixes,
     refuseDenied: flag,
-    maxRequests: z.number({ message: "must be a whole number, 0 or more" }).int("must be a whole number, 0 or more").min(0, "must be a whole number, 0 or more").max(1_000_000, "is at most 1000000"),
-    maxCost: z.number({ message: "must be a number, 0 or more" }).min(0, "must be a number, 0 or more").max(1_000_000, "is at most 1000000"),
+    maxRequests: wholeAtLeast(0, 1_000_000),
+    maxCost: amount(1_000_000, () => l10n.t("{0} must be a number, 0 or more", SETTING)),
   })
   .partial()
   .strict();
@@ -138,29 +194,31 @@ export const MAX_REQUESTS_LIMIT = 1000;
 export const MAX_RETRIES = 10;
 
 const wholeNumber = (min: number, max: number) => {
-  const message = `must be a whole number from ${min} to ${max}`;
-  return z.number({ message }).int(message).min(min, message).max(max, message);
+  const message = says(() => l10n.t("{0} must be a whole number from {1} to {2}", SETTING, min, max));
+  return z.number(message).int(message).min(min, message).max(max, message);
 };
 const bounded = (bounds: LimitBounds) => wholeNumber(bounds.min, bounds.max);
 export const OptionChangesSchema = z
   .object({
-    mode: z.string({ message: "must be a mode's slug" }).trim().min(1, "must be a mode's slug").max(100, "must be a mode's slug"),
-    maxRequests: z
-      .number({ message: "must be a whole number, 1 or more" })
-      .int("must be a whole number, 1 or more")
-      .min(1, "must be a whole number, 1 or more")
-      .max(MAX_REQUESTS_LIMIT, `is at most ${MAX_REQUESTS_LIMIT}`),
+    mode: z.string(modeSlug).trim().min(1, modeSlug).max(100, modeSlug),
+    maxRequests: wholeAtLeast(1, MAX_REQUESTS_LIMIT),
     retries: wholeNumber(0, MAX_RETRIES),
     requireTodosDone: flag,
     readFileMaxLines: bounded(READ_FILE_MAX_LINES),
     toolResultMaxChars: bounded(TOOL_RESULT_MAX_CHARS),
     outputMaxChars: bounded(OUTPUT_MAX_CHARS),
-    fuzzyThreshold: z.number({ message: "must be a number from 0.8 to 1" }).min(0.8, "must be a number from 0.8 to 1").max(1, "must be a number from 0.8 to 1"),
-    browserPath: z.string({ message: "must be a path (empty: found automatically)" }).trim().max(4_096, "is at most 4096 characters"),
+    fuzzyThreshold: numberFrom(0.8, 1),
+    browserPath: z
+      .string(says(() => l10n.t("{0} must be a path (empty: found automatically)", SETTING)))
+      .trim()
+      .max(
+        4_096,
+        says(() => l10n.t("{0} is at most {1} characters", SETTING, 4_096)),
+      ),
     autoCondensePercent: bounded(AUTO_CONDENSE_PERCENT),
     shortenResultsAfter: bounded(SHORTEN_RESULTS_AFTER),
     budgetMaxTokens: wholeNumber(0, BUDGET_MAX),
-    budgetMaxCost: z.number({ message: "must be a number, 0 or more (USD)" }).min(0, "must be a number, 0 or more (USD)").max(BUDGET_MAX, `is at most ${BUDGET_MAX}`),
+    budgetMaxCost: amount(BUDGET_MAX, () => l10n.t("{0} must be a number, 0 or more (USD)", SETTING)),
     budgetMaxInputTokens: wholeNumber(0, BUDGET_MAX),
   })
   .partial()
@@ -232,7 +290,10 @@ export type ModeGroupView = string | [string, { fileRegex?: string; description?
 
 export interface ModeView {
   slug: string;
+  /** The name in the mode's file (the editor starts from it). */
   name: string;
+  /** The name as the page shows it: a built-in's in the user's language; absent, `name`. */
+  label?: string;
   /** "built-in", or the file the custom mode comes from. */
   source: string;
   /** Which file holds it: the project's .kilocodemodes, the global file, or none (built in). */

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { z } from "zod";
 import { method, type Done } from "./requests";
 
@@ -40,6 +41,21 @@ export interface WelcomeProvider {
   storedKey: boolean;
   /** The model used when none is picked; empty where the server decides. */
   defaultModel: string;
+}
+
+/**
+ * A provider's name and who it is for, as the welcome shows them, in the user's language: called
+ * when the welcome is built, after the bundle is applied. The hosted providers' names are products.
+ */
+export function welcomeProviderText(kind: WelcomeKind): { label: string; hint: string } {
+  switch (kind) {
+    case "anthropic":
+      return { label: "Anthropic", hint: l10n.t("Claude models, with an Anthropic API key") };
+    case "openai":
+      return { label: "OpenAI", hint: l10n.t("GPT models, with an OpenAI API key") };
+    case "openai-compatible":
+      return { label: l10n.t("OpenAI-compatible"), hint: l10n.t("Ollama, LM Studio, vLLM, OpenRouter: any server with the OpenAI API") };
+  }
 }
 
 export interface WelcomeInfo {

@@ -119,7 +119,7 @@ export function ModeEditor({ target, hasWorkspace, ask, onDone }: { target: Mode
         save();
       }}
     >
-      <h3>{target.replace && start ? l10n.t("Edit mode {0}", start.name) : start ? l10n.t("Customize {0}", start.name) : l10n.t("New mode")}</h3>
+      <h3>{target.replace && start ? l10n.t("Edit mode {0}", start.label ?? start.name) : start ? l10n.t("Customize {0}", start.label ?? start.name) : l10n.t("New mode")}</h3>
       <label>
         {l10n.t("Saved in")}
         <select data-testid="mode-scope" value={scope} disabled={target.replace} onChange={(e) => setScope(e.target.value as "project" | "global")}>

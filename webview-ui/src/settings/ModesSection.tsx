@@ -9,7 +9,7 @@ import type { SettingsAsk } from "./model";
 function PinSelect({ mode, profiles, ask }: { mode: ModeView; profiles: ProfileView[]; ask: SettingsAsk }) {
   return (
     <select
-      aria-label={l10n.t("Profile pinned to {0}", mode.name)}
+      aria-label={l10n.t("Profile pinned to {0}", mode.label ?? mode.name)}
       value={mode.pinnedProfile ?? ""}
       onChange={(e) => void ask("settings/pinMode", { mode: mode.slug, profile: e.target.value === "" ? null : e.target.value })}
     >
@@ -66,8 +66,8 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
         <ConfirmBar
           text={
             confirming.overridesBuiltIn
-              ? l10n.t("Delete custom mode {0}? The built-in {1} mode comes back.", confirming.name, confirming.slug)
-              : l10n.t("Delete mode {0} from {1}?", confirming.name, confirming.source)
+              ? l10n.t("Delete custom mode {0}? The built-in {1} mode comes back.", confirming.label ?? confirming.name, confirming.slug)
+              : l10n.t("Delete mode {0} from {1}?", confirming.label ?? confirming.name, confirming.source)
           }
           onConfirm={() => remove(confirming)}
           onCancel={() => setConfirming(undefined)}
@@ -87,7 +87,7 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
           {modes.map((m) => (
             <tr key={m.slug} data-testid="mode" data-slug={m.slug} data-scope={m.scope}>
               <td>
-                {m.name} <span className="ks-muted">({m.slug})</span>
+                {m.label ?? m.name} <span className="ks-muted">({m.slug})</span>
                 {m.overridesBuiltIn && <span className="ks-badge">{l10n.t("overrides built-in")}</span>}
               </td>
               <td className="ks-muted ks-path" title={sourceOf(m)}>
@@ -99,7 +99,7 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
               <td>
                 <div className="ks-actions">
                   {m.scope === "built-in" ? (
-                    <button type="button" className="secondary" aria-label={l10n.t("Customize {0}", m.name)} onClick={() => setEditing({ mode: m, replace: false, scope: defaultScope })}>
+                    <button type="button" className="secondary" aria-label={l10n.t("Customize {0}", m.label ?? m.name)} onClick={() => setEditing({ mode: m, replace: false, scope: defaultScope })}>
                       {l10n.t("Customize")}
                     </button>
                   ) : (
@@ -107,17 +107,17 @@ export function ModesSection({ modes, profiles, hasWorkspace, ask }: { modes: Mo
                       <button
                         type="button"
                         className="secondary"
-                        aria-label={l10n.t("Edit {0}", m.name)}
+                        aria-label={l10n.t("Edit {0}", m.label ?? m.name)}
                         onClick={() => setEditing({ mode: m, replace: true, scope: m.scope === "global" ? "global" : "project" })}
                       >
                         {l10n.t("Edit")}
                       </button>
-                      <button type="button" className="secondary danger" aria-label={l10n.t("Delete {0}", m.name)} onClick={() => setConfirming(m)}>
+                      <button type="button" className="secondary danger" aria-label={l10n.t("Delete {0}", m.label ?? m.name)} onClick={() => setConfirming(m)}>
                         {l10n.t("Delete")}
                       </button>
                     </>
                   )}
-                  <button type="button" className="secondary" aria-label={l10n.t("Export YAML of {0}", m.name)} onClick={() => void ask("settings/exportMode", { slug: m.slug })}>
+                  <button type="button" className="secondary" aria-label={l10n.t("Export YAML of {0}", m.label ?? m.name)} onClick={() => void ask("settings/exportMode", { slug: m.slug })}>
                     {l10n.t("Export YAML")}
                   </button>
                 </div>

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { useEffect, useState } from "react";
-import { OPTION_SETTING, OptionChangesSchema, type ModeView, type OptionChanges, type OptionField, type OptionsView } from "../../../src/shared/protocol/settings";
+import { OPTION_SETTING, OptionChangesSchema, settingProblem, type ModeView, type OptionChanges, type OptionField, type OptionsView } from "../../../src/shared/protocol/settings";
 import type { Result, SettingsAsk } from "./model";
 import { useLatestAnswer } from "./useSaveRequest";
 
@@ -121,12 +121,8 @@ function changesOf(drafts: Drafts, options: OptionsView): { changes: OptionChang
   if (parsed.success) return { changes: parsed.data };
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0] ?? "options");
-  // The schema's words (shared with the host, e.g. "must be a whole number, 1 or more") follow the box's label.
-  const message = l10n.t({
-    message: "{0} {1}",
-    args: [isOptionField(field) ? optionLabel(field) : field, issue.message],
-    comment: ["{0} is a setting's label, {1} what is wrong with the value given (English, from the settings schema)."],
-  });
+  // The schema's sentence (shared with the host, which names the kiln.* key instead) about the box's label.
+  const message = settingProblem(issue, isOptionField(field) ? optionLabel(field) : field);
   return { error: { ok: false, field, message } };
 }
 
@@ -181,7 +177,7 @@ export function OptionsSection({ options, modes, ask }: { options: OptionsView; 
             {!known && <option value={options.mode}>{options.mode}</option>}
             {modes.map((m) => (
               <option key={m.slug} value={m.slug}>
-                {m.name} ({m.slug})
+                {m.label ?? m.name} ({m.slug})
               </option>
             ))}
           </select>

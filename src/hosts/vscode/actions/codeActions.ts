@@ -1,12 +1,20 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { EDITOR_COMMANDS, type EditorAction } from "./editorActions";
 
-const TITLES: Record<EditorAction, string> = {
-  explain: "Kiln: Explain This Code",
-  fix: "Kiln: Fix This Code",
-  improve: "Kiln: Improve This Code",
-  addToContext: "Kiln: Add to Context",
-};
+/** The lightbulb's words for an action, in the user's language. */
+function titleOf(kind: EditorAction): string {
+  switch (kind) {
+    case "explain":
+      return l10n.t("Kiln: Explain This Code");
+    case "fix":
+      return l10n.t("Kiln: Fix This Code");
+    case "improve":
+      return l10n.t("Kiln: Improve This Code");
+    case "addToContext":
+      return l10n.t("Kiln: Add to Context");
+  }
+}
 
 /**
  * The editor actions in the lightbulb. Fix is a quick fix wherever there are problems (the cursor
@@ -26,9 +34,10 @@ export class KilnCodeActions implements vscode.CodeActionProvider {
   }
 
   private action(kind: EditorAction, codeKind: vscode.CodeActionKind, document: vscode.TextDocument, range: vscode.Range, problems: readonly vscode.Diagnostic[]): vscode.CodeAction {
-    const action = new vscode.CodeAction(TITLES[kind], codeKind);
+    const title = titleOf(kind);
+    const action = new vscode.CodeAction(title, codeKind);
     if (problems.length > 0) action.diagnostics = [...problems];
-    action.command = { command: EDITOR_COMMANDS[kind], title: TITLES[kind], arguments: [document.uri, range, [...problems]] };
+    action.command = { command: EDITOR_COMMANDS[kind], title, arguments: [document.uri, range, [...problems]] };
     return action;
   }
 }

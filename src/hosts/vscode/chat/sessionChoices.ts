@@ -1,5 +1,6 @@
 import type { ModeState } from "../../../core/agent/toolbox";
 import type { Mode } from "../../../core/modes/modes";
+import { modeText } from "../../../core/modes/modeText";
 import { DEFAULT_MODELS, type Provider } from "../../../core/llm/types";
 import { resolveModelInfo } from "../../../core/llm/models";
 import type { Logger } from "../../../core/ports";
@@ -142,7 +143,7 @@ export class SessionChoices {
       profile = undefined; // Shown as no selection; the chat's next request explains.
     }
     return {
-      modes: (this.task?.modes?.modes ?? []).map((m) => ({ slug: m.slug, name: m.name, ...((m.description ?? m.whenToUse) && { description: m.description ?? m.whenToUse }) })),
+      modes: (this.task?.modes?.modes ?? []).map((m) => ({ slug: m.slug, ...modeText(m) })),
       ...(this.mode === undefined ? {} : { mode: this.mode }),
       profiles: state.profiles.map((p) => ({ name: p.name, kind: p.kind, model: p.model || DEFAULT_MODELS[p.kind] })),
       ...(profile === undefined ? {} : { profile }),

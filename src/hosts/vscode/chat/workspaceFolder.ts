@@ -1,3 +1,5 @@
+import * as l10n from "@vscode/l10n";
+
 /**
  * Why Kiln cannot work in the window's folder, or undefined when it can. The core runs on Node and
  * reaches the workspace through Node's file system (docs/architecture.md), which a virtual
@@ -6,8 +8,8 @@
  */
 export function folderProblem(folder: { scheme: string; toString(): string }): string | undefined {
   if (folder.scheme === "file") return undefined;
-  return (
-    `This folder (${folder.toString()}) is not on a file system Kiln can reach, so the chat answers without tools: ` +
-    "Kiln reads, edits and runs commands only in folders on disk (local, Remote-SSH, WSL or a container). Clone or open the folder from disk to work on it."
+  return l10n.t(
+    "This folder ({0}) is not on a file system Kiln can reach, so the chat answers without tools: Kiln reads, edits and runs commands only in folders on disk (local, Remote-SSH, WSL or a container). Clone or open the folder from disk to work on it.",
+    folder.toString(),
   );
 }

@@ -1,11 +1,12 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { Task } from "../../../core/agent/Task";
-import { ShadowCheckpoints, type CheckpointChange, type RestoreResult } from "../../../core/checkpoints/ShadowCheckpoints";
+import { ShadowCheckpoints, type CheckpointChange } from "../../../core/checkpoints/ShadowCheckpoints";
 import { TaskCheckpoints, type CheckpointStore } from "../../../core/checkpoints/taskCheckpoints";
 import type { Logger } from "../../../core/ports";
 import type { CheckpointItem, CheckpointMessage } from "../../../shared/protocol/checkpoints";
 import { KILN, readSection, type SectionValues } from "../settings/kilnSettings";
+import { checkpointChangesTitle, checkpointDiffTitle, restoreSummary } from "./checkpointWords";
 
 const MB = 1024 * 1024;
 const DIFF_SCHEME = "kiln-checkpoint";
@@ -86,7 +87,7 @@ export async function runCheckpointAction(message: CheckpointMessage, target: Ch
   try {
     if (message.action === "diff") return await showChanges(checkpoints, item.commit);
     if (message.action === "restoreTask" && item.apiIndex === undefined)
-      throw new Error("this checkpoint restores files only (a subtask's, or a later edit of the same reply): the task can go back to the reply's first checkpoint.");
+      throw new Error(l10n.t("This checkpoint restores files only (a subtask's, or a later edit of the same reply): the task can go back to the reply's first checkpoint."));
     // Files put back under a running task would be overwritten by its next edit.
     if (target.task.busy) {
       await target.stop();
@@ -94,23 +95,16 @@ export async function runCheckpointAction(message: CheckpointMessage, target: Ch
     }
     const result = await checkpoints.restore(item.commit);
     const rewound = message.action === "restoreTask" && target.task.rewindTo(item.id);
-    if (message.action === "restoreTask" && !rewound) throw new Error(`${describe(result)} The task could not go back to the checkpoint.`);
+    if (message.action === "restoreTask" && !rewound) throw new Error(l10n.t("{0} The task could not go back to the checkpoint.", restoreSummary(result)));
     logger.info(`checkpoint ${item.commit}: restored ${result.restored.length}, removed ${result.removed.length}; before: ${result.before}`);
     void vscode.window.showInformationMessage(
-      rewound ? l10n.t("Kiln: {0} The chat went back to the checkpoint: send a message to go on from there.", describe(result)) : l10n.t("Kiln: {0}", describe(result)),
+      rewound ? l10n.t("Kiln: {0} The chat went back to the checkpoint: send a message to go on from there.", restoreSummary(result)) : l10n.t("Kiln: {0}", restoreSummary(result)),
     );
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     logger.error(`checkpoint ${item.commit}: ${message.action} failed: ${text}`);
     void vscode.window.showErrorMessage(l10n.t("Kiln: {0}", text));
   }
-}
-
-function describe(result: RestoreResult): string {
-  const { restored, removed } = result;
-  if (restored.length === 0 && removed.length === 0) return "The files already matched the checkpoint.";
-  const files = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
-  return `Restored ${files(restored.length)} and removed ${files(removed.length)} created since the checkpoint.`;
 }
 
 function whenIdle(task: Task): Promise<void> {
@@ -164,12 +158,12 @@ async function showChanges(checkpoints: TaskCheckpoints, commit: string): Promis
   const after = (c: CheckpointChange) => (c.change === "deleted" ? side(c.path, async () => "") : vscode.Uri.joinPath(root, c.path));
   if (changes.length === 1) {
     const only = changes[0]!;
-    await vscode.commands.executeCommand("vscode.diff", before(only), after(only), `${only.path} (checkpoint ${short} ↔ now)`, { preview: true });
+    await vscode.commands.executeCommand("vscode.diff", before(only), after(only), checkpointDiffTitle(only.path, short), { preview: true });
     return;
   }
   await vscode.commands.executeCommand(
     "vscode.changes",
-    `Changes since checkpoint ${short}`,
+    checkpointChangesTitle(short),
     changes.map((c) => [vscode.Uri.joinPath(root, c.path), before(c), after(c)]),
   );
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import { addServer, locateServer, removeServer, setServerDisabled, setToolListed, type EditResult } from "../../../core/mcp/configEdits";
@@ -100,21 +101,26 @@ export class McpController implements vscode.Disposable {
     switch (message.type) {
       case "mcp/restart":
         await this.setup.hub.restart(message.server);
-        return { ok: true, message: `Restarted ${message.server}.` };
+        return { ok: true, message: l10n.t("Restarted {0}.", message.server) };
       case "mcp/setDisabled":
-        return this.editServer(message.server, (text, file) => setServerDisabled(text, file, message.server, message.disabled), `${message.disabled ? "Disabled" : "Enabled"} ${message.server}.`);
+        return this.editServer(
+          message.server,
+          (text, file) => setServerDisabled(text, file, message.server, message.disabled),
+          message.disabled ? l10n.t("Disabled {0}.", message.server) : l10n.t("Enabled {0}.", message.server),
+        );
       case "mcp/setTool": {
         const { server, tool, flag, value } = message;
         // "enabled" is the absence from disabledTools.
         const [list, listed] = flag === "enabled" ? (["disabledTools", !value] as const) : (["alwaysAllow", value] as const);
         // Only names the server offers: the page is not trusted to say which names go into the file.
-        if (!this.setup.hub.servers().some((s) => s.name === server && s.tools.some((t) => t.name === tool))) return { ok: false, message: `${server} has no tool "${tool}"` };
-        const done = flag === "enabled" ? `${tool} ${value ? "enabled" : "disabled"}.` : `${tool} ${value ? "runs without asking" : "asks before it runs"}.`;
+        if (!this.setup.hub.servers().some((s) => s.name === server && s.tools.some((t) => t.name === tool))) return { ok: false, message: l10n.t('{0} has no tool "{1}"', server, tool) };
+        const done =
+          flag === "enabled" ? (value ? l10n.t("{0} enabled.", tool) : l10n.t("{0} disabled.", tool)) : value ? l10n.t("{0} runs without asking.", tool) : l10n.t("{0} asks before it runs.", tool);
         return this.editServer(server, (text, file) => setToolListed(text, file, server, list, tool, listed), done);
       }
       case "mcp/delete": {
         const source = this.sourceOf(message.server);
-        const outcome = await this.editServer(message.server, (text, file) => removeServer(text, file, message.server), `Deleted ${message.server}.`);
+        const outcome = await this.editServer(message.server, (text, file) => removeServer(text, file, message.server), l10n.t("Deleted {0}.", message.server));
         if (outcome.ok && source === "project") await this.setup.forgetApproval(message.server);
         return outcome;
       }
@@ -125,35 +131,35 @@ export class McpController implements vscode.Disposable {
           const start = at && document.positionAt(at.offset);
           return start && new vscode.Range(start, start);
         });
-        return { ok: true, message: `Opened ${labelOf(source)} at ${message.server}.` };
+        return { ok: true, message: l10n.t("Opened {0} at {1}.", labelOf(source), message.server) };
       }
       case "mcp/add":
         return this.add(message.form);
       case "mcp/openFile":
         await this.setup.open(message.scope);
-        return { ok: true, message: `Opened ${labelOf(message.scope)}.` };
+        return { ok: true, message: l10n.t("Opened {0}.", labelOf(message.scope)) };
       case "mcp/approve":
         return { ok: true, message: await this.setup.approve(message.server, message.fingerprint) };
       case "mcp/manageTrust":
         await vscode.commands.executeCommand("workbench.trust.manage");
-        return { ok: true, message: "Opened Workspace Trust." };
+        return { ok: true, message: l10n.t("Opened Workspace Trust.") };
     }
   }
 
   private add(form: McpServerForm): Promise<Outcome> {
     const checked = checkServerForm(form);
     if (!checked.ok) return Promise.resolve(checked);
-    if (!this.setup.pathOf(form.scope)) return Promise.resolve({ ok: false, field: "scope", message: `open a folder first: ${PROJECT_MCP_FILE} belongs to a project` });
+    if (!this.setup.pathOf(form.scope)) return Promise.resolve({ ok: false, field: "scope", message: l10n.t("Open a folder first: {0} belongs to a project.", PROJECT_MCP_FILE) });
     const other = this.setup.hub.servers().find((s) => s.name === checked.server.name && s.source !== form.scope);
     // The project's entry would hide a global one of the same name (or the new one would be hidden).
-    if (other) return Promise.resolve({ ok: false, field: "name", message: `${labelOf(other.source)} already has a server "${other.name}"` });
+    if (other) return Promise.resolve({ ok: false, field: "name", message: l10n.t('{0} already has a server "{1}"', labelOf(other.source), other.name) });
     const vars = { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, env: process.env };
     // The person typed this entry into Kiln's own form: it is allowed as written.
     const allow = async (text: string) => {
       const written = parseMcpConfig(text, labelOf(form.scope), form.scope, vars).servers.find((s) => s.name === checked.server.name);
       if (written) await this.setup.approveOwnEntry(written);
     };
-    return this.editFile(form.scope, (text, file) => addServer(text, file, form.scope, vars, checked.server), `Added ${checked.server.name} to ${labelOf(form.scope)}.`, allow);
+    return this.editFile(form.scope, (text, file) => addServer(text, file, form.scope, vars, checked.server), l10n.t("Added {0} to {1}.", checked.server.name, labelOf(form.scope)), allow);
   }
 
   /** The file a running server's entry is in (the project's wins, as in the hub). */
@@ -171,7 +177,7 @@ export class McpController implements vscode.Disposable {
   private editFile(source: McpSource, edit: (text: string, file: string) => EditResult, done: string, beforeWrite?: (text: string) => Promise<void>): Promise<Outcome> {
     return serially(async () => {
       const path = this.setup.pathOf(source);
-      if (!path) return { ok: false, message: `open a folder first: ${PROJECT_MCP_FILE} belongs to a project` };
+      if (!path) return { ok: false, message: l10n.t("Open a folder first: {0} belongs to a project.", PROJECT_MCP_FILE) };
       const before = (await readIfAny(path)) ?? "";
       const result = edit(before, labelOf(source));
       if (!result.ok) return result;

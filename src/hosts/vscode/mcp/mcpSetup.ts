@@ -6,15 +6,14 @@ import { errorText } from "../../../core/mcp/connection";
 import { McpHub } from "../../../core/mcp/McpHub";
 import { gateProjectServers, mcpServerFingerprint, type McpTrustStore } from "../../../core/mcp/trust";
 import type { McpConfigResult, McpServerConfig } from "../../../core/mcp/types";
-import { plural } from "../../../shared/plural";
 import type { Logger } from "../../../core/ports";
 import { readIfAny, writeAtomically } from "../settings/configFiles";
+import { blockedServersNotice } from "./blockedNotice";
 import { McpWatchPaths } from "./mcpWatchPaths";
 
 export const PROJECT_MCP_FILE = join(".kilocode", "mcp.json");
 export const GLOBAL_MCP_FILE = "mcp_settings.json";
 const EMPTY_FILE = '{\n  "mcpServers": {}\n}\n';
-const SHOW_SERVERS = "Show MCP Servers";
 
 /**
  * The window's MCP servers: the project's .kilocode/mcp.json and the global mcp_settings.json,
@@ -69,15 +68,15 @@ export class McpSetup implements vscode.Disposable {
    */
   async approve(name: string, fingerprint: string): Promise<string> {
     const server = this.hub.servers().find((s) => s.name === name);
-    if (!server) throw new Error(`there is no MCP server "${name}"`);
+    if (!server) throw new Error(l10n.t('there is no MCP server "{0}"', name));
     const key = this.workspaceKey;
-    if (!server.blocked || !key) return `${name} needs no approval.`;
-    if (server.blocked.reason === "untrusted-workspace") throw new Error("this workspace is not trusted: trust it first (Manage Workspace Trust)");
-    if (server.blocked.fingerprint !== fingerprint) throw new Error(`the entry of ${name} changed since it was shown; look at it again`);
+    if (!server.blocked || !key) return l10n.t("{0} needs no approval.", name);
+    if (server.blocked.reason === "untrusted-workspace") throw new Error(l10n.t("this workspace is not trusted: trust it first (Manage Workspace Trust)"));
+    if (server.blocked.fingerprint !== fingerprint) throw new Error(l10n.t("the entry of {0} changed since it was shown; look at it again", name));
     await this.trust.approve(key, name, fingerprint);
     this.logger.info(`MCP: allowed project server "${name}" (${fingerprint.slice(0, 12)})`);
     await this.reload();
-    return `Allowed ${name}; starting it.`;
+    return l10n.t("Allowed {0}; starting it.", name);
   }
 
   /** An entry the user wrote in Kiln's own form is theirs: it starts without asking again. */
@@ -120,7 +119,7 @@ export class McpSetup implements vscode.Disposable {
   /** Opens a config file, made with an empty server list when missing; `selection` puts the cursor there. */
   async open(source: McpSource, selection?: (document: vscode.TextDocument) => vscode.Range | undefined): Promise<vscode.TextEditor> {
     const path = this.pathOf(source);
-    if (!path) throw new Error(`open a folder first: ${PROJECT_MCP_FILE} belongs to a project`);
+    if (!path) throw new Error(l10n.t("Open a folder first: {0} belongs to a project.", PROJECT_MCP_FILE));
     if ((await readIfAny(path)) === undefined) await writeAtomically(path, EMPTY_FILE);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
     const range = selection?.(document);
@@ -177,12 +176,15 @@ export class McpSetup implements vscode.Disposable {
     this.notified = new Set(keys);
     if (news.length === 0) return;
     for (const s of blocked) this.logger.info(`MCP: project server "${s.name}" not started: ${s.blocked!.reason}`);
-    const names = blocked.map((s) => s.name).join(", ");
-    const which = blocked.length === defined ? ` (${names}). Kiln has not started ${defined === 1 ? "it" : "them"}` : `. Kiln has not started ${blocked.length} of them (${names})`;
-    const why = blocked.some((s) => s.blocked!.reason === "untrusted-workspace") ? " because this workspace is not trusted" : "";
-    const text = `This project's .kilocode/mcp.json defines ${plural(defined, "MCP server")}${which}${why}.`;
-    void vscode.window.showInformationMessage(text, SHOW_SERVERS).then(
-      (choice) => choice === SHOW_SERVERS && vscode.commands.executeCommand("kiln.openMcpServers"),
+    const untrusted = blocked.some((s) => s.blocked!.reason === "untrusted-workspace");
+    const text = blockedServersNotice(
+      blocked.map((s) => s.name),
+      defined,
+      untrusted,
+    );
+    const showServers = l10n.t("Show MCP Servers");
+    void vscode.window.showInformationMessage(text, showServers).then(
+      (choice) => choice === showServers && vscode.commands.executeCommand("kiln.openMcpServers"),
       (err: unknown) => this.logger.warn(`MCP: the notification failed: ${errorText(err)}`),
     );
   }

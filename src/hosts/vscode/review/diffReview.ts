@@ -8,6 +8,7 @@ import { encodeText, encodingId } from "../../../core/files/textEncoding";
 import type { HunkReview } from "./hunkReview";
 import { diagnosticsSettled, errorsOf, newErrors } from "./newProblems";
 import type { OriginalDocuments, ProposalFileSystem } from "./proposalDocuments";
+import { proposalDiffTitle } from "./reviewWords";
 import { newReviewKey, reviewUris, StreamingDiffs } from "./streamingDiff";
 
 const BOM = "\uFEFF";
@@ -175,7 +176,7 @@ export class DiffEditReview implements EditReview {
 
   /** Opens the diff editor; false when it could not (the card alone shows the diff then). */
   private async show(left: vscode.Uri, right: vscode.Uri, display: string, isNew: boolean): Promise<boolean> {
-    const title = `${display}: ${isNew ? "new file" : "original"} ↔ Kiln's proposal`;
+    const title = proposalDiffTitle(display, isNew);
     // The proposal is held as UTF-8 whatever the file's encoding (that is applied on save): a
     // files.encoding setting must not make the editor read it as another.
     await vscode.workspace

@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { boundedStructuredPatch } from "../../../core/diff/unifiedDiff";
+import { changeLensTitle } from "./reviewWords";
 import { PROPOSED_SCHEME } from "./proposalDocuments";
 
 interface Hunk {
@@ -74,7 +75,7 @@ export class HunkReview implements vscode.CodeLensProvider {
       const line = Math.min(hunk.at, Math.max(0, doc.lineCount - 1));
       const range = new vscode.Range(line, 0, line, 0);
       return [
-        new vscode.CodeLens(range, { title: `Change ${index + 1} of ${hunks.length}`, command: "" }),
+        new vscode.CodeLens(range, { title: changeLensTitle(index, hunks.length), command: "" }),
         new vscode.CodeLens(range, { title: `$(discard) ${l10n.t("Discard this change")}`, command: "kiln.discardHunk", arguments: [doc.uri.toString(), index] }),
       ];
     });

@@ -4,9 +4,7 @@ import type { ChangedFile, TaskChanges } from "../../../core/edit/taskChanges";
 import type { Logger } from "../../../core/ports";
 import type { FileSystem } from "../../../core/ports/fileSystem";
 import { ORIGINAL_SCHEME, type OriginalDocuments } from "./proposalDocuments";
-
-const KIND: Record<ChangedFile["kind"], string> = { created: "new file", modified: "modified", deleted: "deleted" };
-const REVERT: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("discard"), tooltip: "Revert to before the task" };
+import { changedFilesTitle, changeKindText, taskDiffTitle } from "./reviewWords";
 
 let snapshots = 0;
 
@@ -41,7 +39,7 @@ export class TaskReview {
       this.originals.set(`${key}-now`, "");
       now = vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: change.path, query: `${key}-now` });
     }
-    await vscode.commands.executeCommand("vscode.diff", before, now, `${change.display}: before the task ↔ now (${KIND[change.kind]})`, { preview: true });
+    await vscode.commands.executeCommand("vscode.diff", before, now, taskDiffTitle(change.display, change.kind), { preview: true });
   }
 
   async revert(path: string): Promise<boolean> {
@@ -49,12 +47,12 @@ export class TaskReview {
     if (!changes) return false;
     try {
       const change = await changes.revert(path, this.fs);
-      if (change) void vscode.window.setStatusBarMessage(`$(discard) Kiln: ${change.display} is back to how it was before the task`, 4000);
+      if (change) void vscode.window.setStatusBarMessage(`$(discard) ${l10n.t("Kiln: {0} is back to how it was before the task", change.display)}`, 4000);
       return change !== undefined;
     } catch (err) {
-      const message = `Kiln could not revert ${path}: ${err instanceof Error ? err.message : String(err)}`;
-      this.logger.error(message);
-      void vscode.window.showErrorMessage(message);
+      const why = err instanceof Error ? err.message : String(err);
+      this.logger.error(`Kiln could not revert ${path}: ${why}`);
+      void vscode.window.showErrorMessage(l10n.t("Kiln could not revert {0}: {1}", path, why));
       return false;
     }
   }
@@ -66,9 +64,10 @@ export class TaskReview {
       return;
     }
     const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { change: ChangedFile }>();
-    quickPick.title = `Files this task changed (${list.length})`;
-    quickPick.placeholder = "Pick a file to see its changes; the button reverts it";
-    quickPick.items = list.map((change) => ({ label: change.display, description: KIND[change.kind], change, buttons: [REVERT] }));
+    quickPick.title = changedFilesTitle(list.length);
+    quickPick.placeholder = l10n.t("Pick a file to see its changes; the button reverts it");
+    const revertButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("discard"), tooltip: l10n.t("Revert to before the task") };
+    quickPick.items = list.map((change) => ({ label: change.display, description: changeKindText(change.kind), change, buttons: [revertButton] }));
     quickPick.onDidAccept(() => {
       const item = quickPick.selectedItems[0];
       if (item) void this.open(item.change);

@@ -1,5 +1,6 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
-import { AutoApproveChangesSchema, type ApproveField, type AutoApproveView } from "../../../shared/protocol/settings";
+import { AutoApproveChangesSchema, settingProblem, type ApproveField, type AutoApproveView } from "../../../shared/protocol/settings";
 import { affectsSettings, APPROVE_FIELDS, fullKey, kilnConfiguration, readSection } from "./kilnSettings";
 
 type Outcome = { ok: boolean; message: string; field?: string };
@@ -42,16 +43,16 @@ export async function applyApproveChanges(raw: Record<string, unknown>): Promise
     const key = issue.code === "unrecognized_keys" ? issue.keys[0] : issue.path[0];
     const field = typeof key === "string" ? key : "autoApprove";
     const setting = field in APPROVE_FIELDS ? fullKey(APPROVE_FIELDS[field as ApproveField]) : `"${field}"`;
-    const message = issue.code === "unrecognized_keys" ? `${setting} is not an auto-approve setting` : `${setting} ${issue.message}`;
+    const message = issue.code === "unrecognized_keys" ? l10n.t("{0} is not an auto-approve setting", setting) : settingProblem(issue, setting);
     return { ok: false, field, message };
   }
   const changes = Object.entries(parsed.data) as [ApproveField, unknown][];
-  if (changes.length === 0) return { ok: false, field: "autoApprove", message: "nothing to change" };
+  if (changes.length === 0) return { ok: false, field: "autoApprove", message: l10n.t("Nothing to change.") };
   const config = kilnConfiguration();
   for (const [field, value] of changes) {
     const key = APPROVE_FIELDS[field].key;
     await config.update(key, value, targetOf(config, key));
   }
   const names = changes.map(([field]) => fullKey(APPROVE_FIELDS[field])).join(", ");
-  return { ok: true, message: `Saved ${names}.` };
+  return { ok: true, message: l10n.t("Saved {0}.", names) };
 }

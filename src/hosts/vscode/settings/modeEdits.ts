@@ -1,7 +1,9 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { PROJECT_MODES_FILE } from "../../../core/modes/customModes";
 import { removeMode, upsertMode, type ModeInput } from "../../../core/modes/modeFileEdits";
 import { BUILTIN_MODES, type Mode } from "../../../core/modes/modes";
+import { builtinModeText, modeText } from "../../../core/modes/modeText";
 import type { ModeForm, ModeView } from "../../../shared/protocol/settings";
 import { readIfAny, serially, writeAtomically } from "./configFiles";
 import { GLOBAL_MODES_FILE } from "./modeFiles";
@@ -21,6 +23,7 @@ export function modeView(mode: Mode, storage: vscode.Uri, pinnedProfile: string 
   return {
     slug: mode.slug,
     name: mode.name,
+    label: modeText(mode).name,
     source: mode.source ?? "built-in",
     scope,
     overridesBuiltIn: scope !== "built-in" && BUILTIN_MODES.some((m) => m.slug === mode.slug),
@@ -36,23 +39,23 @@ export function modeView(mode: Mode, storage: vscode.Uri, pinnedProfile: string 
 export function saveMode(storage: vscode.Uri, scope: ModeScope, original: string | undefined, form: ModeForm): Promise<Outcome> {
   return serially(async () => {
     const path = modesFilePath(storage, scope);
-    if (!path) return { ok: false, field: "scope", message: `open a folder first: ${PROJECT_MODES_FILE} belongs to a project` };
+    if (!path) return { ok: false, field: "scope", message: l10n.t("Open a folder first: {0} belongs to a project.", PROJECT_MODES_FILE) };
     const result = upsertMode(await readIfAny(path), path, original, form as ModeInput);
     if (!result.ok) return result;
     await writeAtomically(path, result.text);
-    return { ok: true, message: `Saved mode ${result.mode.name} (${result.mode.slug}) in ${path}.` };
+    return { ok: true, message: l10n.t("Saved mode {0} ({1}) in {2}.", result.mode.name, result.mode.slug, path) };
   });
 }
 
 export function deleteMode(storage: vscode.Uri, scope: ModeScope, slug: string): Promise<Outcome> {
   return serially(async () => {
     const path = modesFilePath(storage, scope);
-    if (!path) return { ok: false, message: `open a folder first: ${PROJECT_MODES_FILE} belongs to a project` };
+    if (!path) return { ok: false, message: l10n.t("Open a folder first: {0} belongs to a project.", PROJECT_MODES_FILE) };
     const result = removeMode(await readIfAny(path), path, slug);
     if (!result.ok) return result;
     await writeAtomically(path, result.text);
-    const builtIn = BUILTIN_MODES.find((m) => m.slug === slug);
-    return { ok: true, message: builtIn ? `Deleted mode ${slug} from ${path}; the built-in ${builtIn.name} is back.` : `Deleted mode ${slug} from ${path}.` };
+    const builtIn = builtinModeText(slug);
+    return { ok: true, message: builtIn ? l10n.t("Deleted mode {0} from {1}; the built-in {2} is back.", slug, path, builtIn.name) : l10n.t("Deleted mode {0} from {1}.", slug, path) };
   });
 }
 

@@ -1,5 +1,6 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
-import { OptionChangesSchema, type OptionField, type OptionsView } from "../../../shared/protocol/settings";
+import { OptionChangesSchema, settingProblem, type OptionField, type OptionsView } from "../../../shared/protocol/settings";
 import { targetOf } from "./autoApproveEdits";
 import { affectsSettings, fullKey, kilnConfiguration, OPTION_FIELDS, readSetting } from "./kilnSettings";
 
@@ -50,19 +51,19 @@ export async function applyOptionChanges(raw: Record<string, unknown>, modes: re
     const issue = parsed.error.issues[0]!;
     const key = issue.code === "unrecognized_keys" ? issue.keys[0] : issue.path[0];
     const field = typeof key === "string" ? key : "options";
-    const message = issue.code === "unrecognized_keys" ? `${settingOf(field)} is not a setting of this section` : `${settingOf(field)} ${issue.message}`;
+    const message = issue.code === "unrecognized_keys" ? l10n.t("{0} is not a setting of this section", settingOf(field)) : settingProblem(issue, settingOf(field));
     return { ok: false, field, message };
   }
   const mode = parsed.data.mode;
   if (mode !== undefined && !modes.includes(mode)) {
-    return { ok: false, field: "mode", message: `kiln.mode: there is no mode "${mode}" (use ${modes.join(", ")})` };
+    return { ok: false, field: "mode", message: l10n.t('kiln.mode: there is no mode "{0}" (use {1})', mode, modes.join(", ")) };
   }
   const changes = Object.entries(parsed.data) as [OptionField, unknown][];
-  if (changes.length === 0) return { ok: false, field: "options", message: "nothing to change" };
+  if (changes.length === 0) return { ok: false, field: "options", message: l10n.t("Nothing to change.") };
   const config = kilnConfiguration();
   for (const [field, value] of changes) {
     const key = OPTION_FIELDS[field].key;
     await config.update(key, value, targetOf(config, key));
   }
-  return { ok: true, message: `Saved ${changes.map(([field]) => settingOf(field)).join(", ")}.` };
+  return { ok: true, message: l10n.t("Saved {0}.", changes.map(([field]) => settingOf(field)).join(", ")) };
 }

@@ -3,6 +3,7 @@
  * them (pure, unit-tested). Entries of `kiln.profiles` this edit is not about are copied untouched,
  * even invalid ones: the user may be halfway through fixing them by hand.
  */
+import * as l10n from "@vscode/l10n";
 import { DEFAULT_PROFILE, findProfile, idFromName, newProfileId, secretNameOf, toSetting, validateProfile, type Profile, type ProfilesState } from "./profiles";
 
 /** The raw values of the settings an edit may change. */
@@ -55,7 +56,7 @@ export function saveProfile(raw: RawSettings, state: ProfilesState, original: st
   }
   const list = rawList(raw.profiles);
   const index = original === undefined ? -1 : indexOfName(list, original);
-  if (original !== undefined && index === -1) return { ok: false, field: "name", message: `there is no profile "${original}" any more` };
+  if (original !== undefined && index === -1) return { ok: false, field: "name", message: l10n.t('there is no profile "{0}" any more', original) };
   const existing = index === -1 ? undefined : (list[index] as { id?: unknown; name?: unknown });
   // A hand-written entry without an id had its key filed under the id made from its name.
   const id = existing ? (typeof existing.id === "string" ? existing.id : idFromName(String(existing.name).trim())) : makeId();
@@ -64,7 +65,7 @@ export function saveProfile(raw: RawSettings, state: ProfilesState, original: st
   if (!result.ok) return result;
   const name = result.profile.name;
   const clash = state.profiles.find((p) => p.name.toLowerCase() === name.toLowerCase() && (original === undefined || p.name.toLowerCase() !== original.toLowerCase()));
-  if (clash) return { ok: false, field: "name", message: `a profile named "${clash.name}" already exists` };
+  if (clash) return { ok: false, field: "name", message: l10n.t('a profile named "{0}" already exists', clash.name) };
   if (index === -1) list.push(toSetting(result.profile));
   else list[index] = toSetting(result.profile);
   const edit: SettingsEdit = { profiles: list };
@@ -90,10 +91,10 @@ function renameReferences(raw: RawSettings, from: string, to: string | undefined
 
 /** Removes a profile, its key, and the pins and active setting that named it. The default profile stays. */
 export function deleteProfile(raw: RawSettings, state: ProfilesState, name: string): { ok: true; edit: SettingsEdit } | { ok: false; message: string } {
-  if (name.toLowerCase() === DEFAULT_PROFILE) return { ok: false, message: "the default profile is the kiln.provider.* settings; it cannot be deleted" };
+  if (name.toLowerCase() === DEFAULT_PROFILE) return { ok: false, message: l10n.t("the default profile is the kiln.provider.* settings; it cannot be deleted") };
   const list = rawList(raw.profiles);
   const index = indexOfName(list, name);
-  if (index === -1) return { ok: false, message: `there is no profile "${name}"` };
+  if (index === -1) return { ok: false, message: l10n.t('there is no profile "{0}"', name) };
   list.splice(index, 1);
   const profile = findProfile(state, name);
   return {
@@ -110,7 +111,7 @@ export function pinMode(raw: RawSettings, state: ProfilesState, slug: string, pr
     return { ok: true, edit: { pins } };
   }
   const found = findProfile(state, profile);
-  if (!found) return { ok: false, message: `there is no profile "${profile}"` };
+  if (!found) return { ok: false, message: l10n.t('there is no profile "{0}"', profile) };
   pins[slug] = found.name;
   return { ok: true, edit: { pins } };
 }

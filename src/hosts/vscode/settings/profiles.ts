@@ -3,6 +3,7 @@
  * overrides). Pure (no `vscode` import), so validation and selection are unit-tested in plain Node;
  * profileStore.ts reads and writes them through VS Code settings and SecretStorage.
  */
+import * as l10n from "@vscode/l10n";
 import { z } from "zod";
 import { resolveModelInfo } from "../../../core/llm/models";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderKind } from "../../../core/llm/types";
@@ -35,37 +36,74 @@ function isHttpUrl(value: string): boolean {
   return value === "" || /^https?:\/\/[^\s]+$/i.test(value);
 }
 
+/** A check's message, made when a value is checked (the display language's bundle is applied by then). */
+const says = (message: () => string) => ({ error: message });
+const percent = says(() => l10n.t("must be 0 to 100"));
+
 const nameSchema = z
   .string()
   .trim()
-  .min(1, "a profile needs a name")
-  .max(MAX_PROFILE_NAME, `at most ${MAX_PROFILE_NAME} characters`)
+  .min(
+    1,
+    says(() => l10n.t("a profile needs a name")),
+  )
+  .max(
+    MAX_PROFILE_NAME,
+    says(() => l10n.t("at most {0} characters", MAX_PROFILE_NAME)),
+  )
   // Names show in pickers and key `kiln.modeProfiles`; control characters would only confuse both.
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "no control characters");
+  .refine(
+    (name) => !/[\u0000-\u001f\u007f]/.test(name),
+    says(() => l10n.t("no control characters")),
+  );
 
 /** What a profile looks like in `kiln.profiles` and in the settings form. */
 export const ProfileInputSchema = z
   .object({
     id: z
       .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "lower-case letters, digits and dashes")
+      .regex(
+        /^[a-z0-9][a-z0-9-]{0,63}$/,
+        says(() => l10n.t("lower-case letters, digits and dashes")),
+      )
       .optional(),
     name: nameSchema,
-    kind: z.enum(PROVIDER_KINDS as [ProviderKind, ...ProviderKind[]], { error: `must be one of ${PROVIDER_KINDS.join(", ")}` }),
-    baseUrl: z.string().trim().max(2_000).refine(isHttpUrl, "must be an http(s) URL, or empty for the provider's default").default(""),
+    kind: z.enum(
+      PROVIDER_KINDS as [ProviderKind, ...ProviderKind[]],
+      says(() => l10n.t("must be one of {0}", PROVIDER_KINDS.join(", "))),
+    ),
+    baseUrl: z
+      .string()
+      .trim()
+      .max(2_000)
+      .refine(
+        isHttpUrl,
+        says(() => l10n.t("must be an http(s) URL, or empty for the provider's default")),
+      )
+      .default(""),
     model: z.string().trim().max(200).default(""),
-    protocol: z.enum(PROTOCOLS as [ToolProtocolSetting, ...ToolProtocolSetting[]], { error: "must be xml, native or auto" }).default("xml"),
+    protocol: z
+      .enum(
+        PROTOCOLS as [ToolProtocolSetting, ...ToolProtocolSetting[]],
+        says(() => l10n.t("must be xml, native or auto")),
+      )
+      .default("xml"),
     modelInfo: z.record(z.string(), z.unknown()).optional(),
-    autoCondensePercent: z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 to 100").max(100, "must be 0 to 100").optional(),
+    autoCondensePercent: z
+      .number(says(() => l10n.t("must be a number")))
+      .int(says(() => l10n.t("must be a whole number")))
+      .min(0, percent)
+      .max(100, percent)
+      .optional(),
   })
   .strict()
   .superRefine((profile, ctx) => {
     // createProvider would refuse these at the first request; saying so when saving is kinder.
     if (profile.kind === "openai-compatible" && profile.baseUrl === "") {
-      ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "openai-compatible needs a base URL (e.g. http://localhost:11434/v1)" });
+      ctx.addIssue({ code: "custom", path: ["baseUrl"], message: l10n.t("openai-compatible needs a base URL (e.g. http://localhost:11434/v1)") });
     }
     if (profile.kind === "openai-compatible" && profile.model === "") {
-      ctx.addIssue({ code: "custom", path: ["model"], message: "openai-compatible needs a model id" });
+      ctx.addIssue({ code: "custom", path: ["model"], message: l10n.t("openai-compatible needs a model id") });
     }
     if (profile.modelInfo) {
       const { errors } = resolveModelInfo(profile.kind, profile.model, profile.modelInfo);
@@ -82,18 +120,18 @@ export type ValidationResult = { ok: true; profile: Profile } | { ok: false; fie
  */
 export function validateProfile(raw: unknown, asDefault = false): ValidationResult {
   if (typeof raw === "object" && raw !== null && ("apiKey" in raw || "key" in raw)) {
-    return { ok: false, field: "apiKey", message: "keys are never kept in settings; set it in Kiln's settings view (it goes to the secret storage)" };
+    return { ok: false, field: "apiKey", message: l10n.t("keys are never kept in settings; set it in Kiln's settings view (it goes to the secret storage)") };
   }
   const parsed = ProfileInputSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "profile";
-    const message = issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")}` : issue.message;
+    const message = issue.code === "unrecognized_keys" ? l10n.t("unknown field {0}", issue.keys.join(", ")) : issue.message;
     return { ok: false, field, message };
   }
   const data = parsed.data;
   if (!asDefault && data.name.toLowerCase() === DEFAULT_PROFILE) {
-    return { ok: false, field: "name", message: `"${DEFAULT_PROFILE}" is the profile of the kiln.provider.* settings; choose another name` };
+    return { ok: false, field: "name", message: l10n.t('"{0}" is the profile of the kiln.provider.* settings; choose another name', DEFAULT_PROFILE) };
   }
   return {
     ok: true,

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { randomBytes } from "node:crypto";
 import { link, mkdir, rm, writeFile, rename, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -62,14 +63,14 @@ export async function setRuleEnabled(storage: vscode.Uri, id: string, enabled: b
   const config = kilnConfiguration();
   const current = readDisabledRules();
   if (!enabled && !discoverRules(rulesLocation(storage)).files.some((f) => f.id === id)) {
-    return { ok: false, message: `there is no rule file "${id}"; it may have been moved or deleted` };
+    return { ok: false, message: l10n.t('there is no rule file "{0}"; it may have been moved or deleted', id) };
   }
   // Turning a rule on removes its id even when the file is gone, so stale entries can be cleared.
   const next = enabled ? current.filter((d) => d !== id) : [...new Set([...current, id])];
-  if (next.length === current.length && next.every((d, i) => d === current[i])) return { ok: true, message: `${id} is already ${enabled ? "on" : "off"}.` };
+  if (next.length === current.length && next.every((d, i) => d === current[i])) return { ok: true, message: enabled ? l10n.t("{0} is already on.", id) : l10n.t("{0} is already off.", id) };
   const key = KILN.rules.disabled.key;
   await config.update(key, next.length ? next : undefined, targetOf(config, key));
-  return { ok: true, message: `${enabled ? "Turned on" : "Turned off"} ${id}.` };
+  return { ok: true, message: enabled ? l10n.t("Turned on {0}.", id) : l10n.t("Turned off {0}.", id) };
 }
 
 /** Opens a listed rule file; only ids the loader found can be opened, so the page cannot name any path. */
@@ -121,7 +122,7 @@ async function createAtomically(path: string, text: string): Promise<"created" |
 /** "New rule file": `.kilocode/rules/<name>.md` with a stub, opened in an editor. */
 export async function createRuleFile(name: string): Promise<Outcome> {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder || folder.uri.scheme !== "file") return { ok: false, field: "ruleName", message: `open a folder first: project rules live in its ${RULES_FOLDER}/` };
+  if (!folder || folder.uri.scheme !== "file") return { ok: false, field: "ruleName", message: l10n.t("Open a folder first: project rules live in its {0}/", RULES_FOLDER) };
   const file = ruleFileName(name);
   if (!file.ok) return { ok: false, field: "ruleName", message: file.error };
   const path = join(folder.uri.fsPath, RULES_FOLDER, file.file);
@@ -129,11 +130,11 @@ export async function createRuleFile(name: string): Promise<Outcome> {
   try {
     result = await createAtomically(path, stub(file.file.replace(/\.md$/, "")));
   } catch (err) {
-    return { ok: false, field: "ruleName", message: `${path}: could not be written (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+    return { ok: false, field: "ruleName", message: l10n.t("{0}: could not be written ({1})", path, (err as NodeJS.ErrnoException).code ?? String(err)) };
   }
-  if (result === "exists") return { ok: false, field: "ruleName", message: `${RULES_FOLDER}/${file.file} already exists; choose another name or open it from the list` };
+  if (result === "exists") return { ok: false, field: "ruleName", message: l10n.t("{0} already exists; choose another name or open it from the list", `${RULES_FOLDER}/${file.file}`) };
   await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: false });
-  return { ok: true, message: `Created ${RULES_FOLDER}/${file.file}.` };
+  return { ok: true, message: l10n.t("Created {0}.", `${RULES_FOLDER}/${file.file}`) };
 }
 
 /** Rule files added, changed or removed (project or global) refresh an open settings panel. */

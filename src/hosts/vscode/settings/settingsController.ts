@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { Logger } from "../../../core/ports";
+import { modeText } from "../../../core/modes/modeText";
 import { DisposableStore, type Event } from "../../../shared/disposable";
 import { RequestError, type CheckedParamsOf, type Done } from "../../../shared/protocol/requests";
 import {
@@ -140,32 +141,32 @@ export class SettingsController implements vscode.Disposable {
         const result = saveProfile(this.store.raw(), this.store.read(), message.original, formToInput(message.profile));
         if (!result.ok) return { ok: false, message: result.message, field: result.field };
         await this.store.apply(result.edit);
-        return { ok: true, message: `Saved profile ${result.profile.name}.` };
+        return { ok: true, message: l10n.t("Saved profile {0}.", result.profile.name) };
       }
       case "settings/deleteProfile": {
         const result = deleteProfile(this.store.raw(), this.store.read(), message.name);
         if (!result.ok) return { ok: false, message: result.message };
         await this.store.apply(result.edit);
-        return { ok: true, message: `Deleted profile ${message.name} and its key.` };
+        return { ok: true, message: l10n.t("Deleted profile {0} and its key.", message.name) };
       }
       case "settings/setKey": {
         const profile = findProfile(this.store.read(), message.name);
-        if (!profile) return { ok: false, message: `there is no profile "${message.name}"`, field: "key" };
+        if (!profile) return { ok: false, message: l10n.t('there is no profile "{0}"', message.name), field: "key" };
         const refused = await this.store.setKey(profile, message.key);
         if (refused) return { ok: false, message: refused, field: "key" };
-        return { ok: true, message: message.key.trim() === "" ? `Removed the key of ${profile.name}.` : `Key of ${profile.name} saved in the secret storage.` };
+        return { ok: true, message: message.key.trim() === "" ? l10n.t("Removed the key of {0}.", profile.name) : l10n.t("Key of {0} saved in the secret storage.", profile.name) };
       }
       case "settings/setActive": {
         const profile = findProfile(this.store.read(), message.name);
-        if (!profile) return { ok: false, message: `there is no profile "${message.name}"` };
+        if (!profile) return { ok: false, message: l10n.t('there is no profile "{0}"', message.name) };
         await this.store.apply({ active: profile.source === "legacy" ? "" : profile.name });
-        return { ok: true, message: `${profile.name} is the active profile.` };
+        return { ok: true, message: l10n.t("{0} is the active profile.", profile.name) };
       }
       case "settings/pinMode": {
         const result = pinMode(this.store.raw(), this.store.read(), message.mode, message.profile ?? undefined);
         if (!result.ok) return { ok: false, message: result.message };
         await this.store.apply(result.edit);
-        return { ok: true, message: message.profile ? `Mode ${message.mode} uses ${message.profile}.` : `Mode ${message.mode} uses the active profile.` };
+        return { ok: true, message: message.profile ? l10n.t("Mode {0} uses {1}.", message.mode, message.profile) : l10n.t("Mode {0} uses the active profile.", message.mode) };
       }
       case "settings/openAutoApprove":
         await vscode.commands.executeCommand("workbench.action.openSettings", "kiln.autoApprove");
@@ -186,9 +187,9 @@ export class SettingsController implements vscode.Disposable {
         return undefined;
       case "settings/exportMode": {
         const mode = listModes(this.storage).modes.find((m) => m.slug === message.slug);
-        if (!mode) return { ok: false, message: `there is no mode "${message.slug}"` };
+        if (!mode) return { ok: false, message: l10n.t('there is no mode "{0}"', message.slug) };
         await vscode.env.clipboard.writeText(modeAsYaml(mode));
-        return { ok: true, message: `Copied mode ${mode.name} as YAML to the clipboard.` };
+        return { ok: true, message: l10n.t("Copied mode {0} as YAML to the clipboard.", modeText(mode).name) };
       }
       case "settings/setRuleEnabled":
         return setRuleEnabled(this.storage, message.id, message.enabled);

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { SettingsController } from "./settingsController";
@@ -31,7 +32,7 @@ export class SettingsPanel implements vscode.Disposable {
     }
     if (section) this.controller.reveal(section, false);
     const root = vscode.Uri.joinPath(this.extensionUri, "dist", "webview", "settings");
-    const panel = vscode.window.createWebviewPanel(SETTINGS_PANEL_ID, "Kiln Settings", vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(SETTINGS_PANEL_ID, l10n.t("Kiln Settings"), vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [root],
     });

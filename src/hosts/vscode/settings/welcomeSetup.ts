@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { checkConnection, listModels } from "../../../core/llm/connectionCheck";
 import { API_KEY_ENV, apiKeyFromEnv } from "../../../core/llm/keys";
@@ -6,7 +7,7 @@ import type { Logger } from "../../../core/ports";
 import { Emitter } from "../../../shared/disposable";
 import type { ChatRequests } from "../../../shared/protocol/messages";
 import { RequestError } from "../../../shared/protocol/requests";
-import { WELCOME_KINDS, type WelcomeInfo, type WelcomeKind, type WelcomeProvider, type WelcomeSetup as SetupForm } from "../../../shared/protocol/welcome";
+import { WELCOME_KINDS, welcomeProviderText, type WelcomeInfo, type WelcomeKind, type WelcomeProvider, type WelcomeSetup as SetupForm } from "../../../shared/protocol/welcome";
 import type { RequestRouter } from "../requestRouter";
 import { KILN, kilnConfiguration, rawSetting } from "./kilnSettings";
 import type { ProfileStore } from "./profileStore";
@@ -15,12 +16,6 @@ import { readLegacySettings, resolveProfileConfig } from "./providerConfig";
 
 /** Set once the welcome was finished or skipped: it never comes back on its own. */
 export const WELCOME_DONE_KEY = "kiln.welcome.done";
-
-const PROVIDERS: Record<WelcomeKind, { label: string; hint: string }> = {
-  anthropic: { label: "Anthropic", hint: "Claude models, with an Anthropic API key" },
-  openai: { label: "OpenAI", hint: "GPT models, with an OpenAI API key" },
-  "openai-compatible": { label: "OpenAI-compatible", hint: "Ollama, LM Studio, vLLM, OpenRouter: any server with the OpenAI API" },
-};
 
 /** What decides whether a window opens on the welcome rather than the chat. */
 export interface WelcomeFacts {
@@ -83,7 +78,7 @@ export class WelcomeSetup implements vscode.Disposable {
     return {
       providers: WELCOME_KINDS.map((k): WelcomeProvider => ({
         kind: k,
-        ...PROVIDERS[k],
+        ...welcomeProviderText(k),
         envVar: API_KEY_ENV[k],
         envKey: apiKeyFromEnv(k, this.env) !== undefined,
         storedKey: this.storedKeys.has(k),
@@ -115,7 +110,7 @@ export class WelcomeSetup implements vscode.Disposable {
       requests.onRequest("welcome/finish", (form) => this.finish(form)),
       requests.onRequest("welcome/skip", async () => {
         await this.end();
-        return { message: "Set up a provider any time with Kiln: Set Up a Provider." };
+        return { message: l10n.t("Set up a provider any time with Kiln: Set Up a Provider.") };
       }),
     ];
     return vscode.Disposable.from(...registered);
@@ -137,7 +132,7 @@ export class WelcomeSetup implements vscode.Disposable {
       const refused = await this.profiles.setKey(profile, form.key);
       if (refused) throw new RequestError(refused, "key");
     } else if (form.kind !== "openai-compatible" && !(await this.configFor(form)).apiKey) {
-      throw new RequestError(`${PROVIDERS[form.kind].label} needs a key: paste one, or set ${API_KEY_ENV[form.kind]} in the environment VS Code starts from.`, "key");
+      throw new RequestError(l10n.t("{0} needs a key: paste one, or set {1} in the environment VS Code starts from.", welcomeProviderText(form.kind).label, API_KEY_ENV[form.kind]), "key");
     }
     const kiln = kilnConfiguration();
     const global = vscode.ConfigurationTarget.Global;
@@ -149,7 +144,8 @@ export class WelcomeSetup implements vscode.Disposable {
     if (rawSetting(profiles.active) !== undefined) await kiln.update(profiles.active.key, undefined, global);
     this.logger.info(`Welcome: set up ${profile.kind}${profile.model ? ` (${profile.model})` : ""}`);
     await this.end();
-    return { message: `Kiln uses ${PROVIDERS[profile.kind].label}${profile.model ? `, ${profile.model}` : ""}.` };
+    const label = welcomeProviderText(profile.kind).label;
+    return { message: profile.model ? l10n.t("Kiln uses {0}, {1}.", label, profile.model) : l10n.t("Kiln uses {0}.", label) };
   }
 
   private async end(): Promise<void> {
