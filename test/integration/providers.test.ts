@@ -3,6 +3,7 @@ import { CancelledError, ProviderError } from "../../src/core/llm/errors";
 import { createProvider } from "../../src/core/llm/createProvider";
 import type { Provider, ProviderKind, StreamEvent } from "../../src/core/llm/types";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
+import { translated, useEnglish, usePseudoLocale } from "../unit/pseudoL10n";
 
 const KEY = "sk-test-123";
 let server: FakeModelServer;
@@ -121,6 +122,25 @@ describe.each(["anthropic", "openai"] as const)("%s provider over real HTTP stre
     const err = await failure(provider(kind));
     expect(err.kind).toBe("stream");
     expect(err.message).toMatch(/before it was complete/);
+  });
+
+  it("says each failure in the display language, with the provider's own words kept", async () => {
+    usePseudoLocale();
+    try {
+      const auth = await failure(provider(kind, "sk-wrong"));
+      server.enqueue({ fault: { type: "http", status: 429, retryAfter: "7", message: "slow down" } });
+      const limited = await failure(provider(kind));
+      server.enqueue({ fault: { type: "http", status: 500, message: "boom" } });
+      const broken = await failure(provider(kind));
+      server.enqueue({ text: "half a sentence and then", fault: { type: "truncate", afterChunks: 3 } });
+      const early = await failure(provider(kind));
+      for (const err of [auth, limited, broken, early]) expect(translated(err.message), err.message).toBe(true);
+      expect(limited.message).toContain("slow down");
+      expect(broken.message).toContain("boom");
+      expect(() => provider(kind, "")).toThrow(/^⟦No .* API key is set/);
+    } finally {
+      useEnglish();
+    }
   });
 
   it("stops when cancelled", async () => {

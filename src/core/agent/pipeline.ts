@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/approvals";
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
+import { refusalText } from "../modes/modeText";
 import type { ToolUseBlock } from "../toolcall/types";
 import { errorText, type AnyTool, type ApprovalInfo, type CardControls, type ImageData, type ToolContext, type ToolErrorReason, type ToolOutcome } from "../tools/defineTool";
 import type { ApprovalCategory, ToolGroup } from "../tools/groups";
@@ -290,7 +291,7 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   if (!mode.ok) {
     const able = (deps.modes ?? []).filter((m) => checkMode(m, tool.group, tool.name, modePaths).ok).map((m) => m.slug);
     const elsewhere = able.length ? ` Modes that may: ${able.join(", ")} (switch_mode, or new_task for a subtask).` : "";
-    const human = able.length ? `${mode.reason} Switch to ${[able.slice(0, -1).join(", "), able.at(-1)].filter(Boolean).join(" or ")} mode for this.` : mode.reason;
+    const human = refusalText(deps.mode, mode.refusal, able);
     return fail("mode", `${mode.reason}${elsewhere} Tools available in this mode: ${available.join(", ")}.`, human);
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { destructiveReason } from "./commandSafety";
 import type { ApprovalCategory, ToolGroup } from "../tools/groups";
 import { denyReadings, longestPrefix, prefixLength, redirectTarget, wordsOf, type AnalyzedCommand } from "./commands";
@@ -47,7 +48,7 @@ function decideCall(call: PolicyCall, settings: AutoApproveSettings, state: Appr
   // A refusal is the user's hard rule: it holds with auto-approve off and with the group not approved.
   if (command?.kind === "deny") return command;
   if (call.alwaysAsk) return ask(call.reason);
-  if (!settings.enabled) return ask("Auto-approve is turned off.");
+  if (!settings.enabled) return ask(l10n.t("Auto-approve is turned off."));
   const gate = categoryGate(call, settings);
   if (gate.kind !== "allow") return gate;
   if (command && command.kind !== "allow") return command;
@@ -57,8 +58,11 @@ function decideCall(call: PolicyCall, settings: AutoApproveSettings, state: Appr
 /** The category switch and the outside-workspace and protected-file gates. */
 function categoryGate(call: PolicyCall, settings: AutoApproveSettings): Decision {
   const outside = call.paths.filter((p) => p.outsideWorkspace).map((p) => p.display);
-  const outsideReason = (what: string) => `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the workspace, and ${what} there are not auto-approved.`;
-  const protectedReason = () => `${call.protectedPaths.join(", ")} ${call.protectedPaths.length === 1 ? "is" : "are"} protected (Kiln's or the editor's configuration).`;
+  const outsideReason = (what: Outside) => outsideText(outside, what);
+  const protectedReason = () =>
+    call.protectedPaths.length === 1
+      ? l10n.t("{0} is protected (Kiln's or the editor's configuration).", call.protectedPaths[0]!)
+      : l10n.t("{0} are protected (Kiln's or the editor's configuration).", call.protectedPaths.join(", "));
   switch (call.category) {
     case "delete":
       if (!settings.delete) return ask();
@@ -89,7 +93,7 @@ function categoryGate(call: PolicyCall, settings: AutoApproveSettings): Decision
     case "browser":
       // A file: URL is a read of that file: outside the workspace it needs reads outside approved too.
       if (!settings.browser) return ask();
-      return outside.length && !settings.read.outside ? ask(outsideReason("pages opened")) : ALLOW;
+      return outside.length && !settings.read.outside ? ask(outsideReason("pages")) : ALLOW;
     case "mcp":
       return settings.mcp || call.alwaysAllow ? ALLOW : ask();
     case "always":
@@ -100,12 +104,34 @@ function categoryGate(call: PolicyCall, settings: AutoApproveSettings): Decision
 
 function limits(settings: AutoApproveSettings, state: ApprovalState): Decision {
   if (settings.maxRequests > 0 && state.autoApprovedRequests >= settings.maxRequests) {
-    return ask(`Kiln has auto-approved ${state.autoApprovedRequests} calls in this task, the most allowed (${settings.maxRequests}); it asks again from now on.`);
+    return ask(l10n.t("Kiln has auto-approved {0} calls in this task, the most allowed ({1}); it asks again from now on.", state.autoApprovedRequests, settings.maxRequests));
   }
   if (settings.maxCost > 0 && state.costSoFar >= settings.maxCost) {
-    return ask(`This task has cost $${state.costSoFar.toFixed(2)}, at or past the auto-approve limit of $${settings.maxCost.toFixed(2)}; Kiln asks again from now on.`);
+    return ask(l10n.t("This task has cost ${0}, at or past the auto-approve limit of ${1}; Kiln asks again from now on.", state.costSoFar.toFixed(2), settings.maxCost.toFixed(2)));
   }
   return ALLOW;
+}
+
+/** What is not auto-approved outside the workspace: each its own sentence, in one and in several. */
+type Outside = "deletions" | "reads" | "edits" | "commands" | "pages";
+
+function outsideText(paths: readonly string[], what: Outside): string {
+  const one = paths.length === 1;
+  const list = paths.join(", ");
+  switch (what) {
+    case "deletions":
+      return one ? l10n.t("{0} is outside the workspace, and deletions there are not auto-approved.", list) : l10n.t("{0} are outside the workspace, and deletions there are not auto-approved.", list);
+    case "reads":
+      return one ? l10n.t("{0} is outside the workspace, and reads there are not auto-approved.", list) : l10n.t("{0} are outside the workspace, and reads there are not auto-approved.", list);
+    case "edits":
+      return one ? l10n.t("{0} is outside the workspace, and edits there are not auto-approved.", list) : l10n.t("{0} are outside the workspace, and edits there are not auto-approved.", list);
+    case "commands":
+      return one ? l10n.t("{0} is outside the workspace, and commands there are not auto-approved.", list) : l10n.t("{0} are outside the workspace, and commands there are not auto-approved.", list);
+    case "pages":
+      return one
+        ? l10n.t("{0} is outside the workspace, and pages opened there are not auto-approved.", list)
+        : l10n.t("{0} are outside the workspace, and pages opened there are not auto-approved.", list);
+  }
 }
 
 type Verdict = { kind: "allowed"; wildcard: boolean } | { kind: "denied"; prefix: string } | { kind: "unlisted" };
@@ -126,18 +152,18 @@ function judgeCommand(command: AnalyzedCommand, execute: AutoApproveSettings["ex
   const denied = verdicts.find((v) => v.verdict.kind === "denied");
   const deniedWhy = denied?.verdict.kind === "denied" ? `\`${denied.part.text}\` matches the denied command prefix "${denied.verdict.prefix}".` : undefined;
   if (deniedWhy && execute.refuseDenied) return { kind: "deny", reason: `${deniedWhy} Denied commands are refused without asking.` };
-  if (command.substitution) return ask("The command runs another command inside it ($(…), backticks or <(…)), which is never auto-approved.");
-  if (command.unreadable) return ask(`The command could not be read safely: ${command.unreadable}.`);
+  if (command.substitution) return ask(l10n.t("The command runs another command inside it ($(…), backticks or <(…)), which is never auto-approved."));
+  if (command.unreadable) return ask(l10n.t("The command could not be read safely: {0}.", command.unreadable));
   // With "*" allowed and nothing denied, any command runs as written: a construct Kiln does not
   // judge can hide nothing more. With a deny list it could hide a denied command, so it asks.
   const anything = verdicts.length > 0 && verdicts.every((v) => v.verdict.kind === "allowed" && v.verdict.wildcard) && execute.denied.length === 0;
-  if (command.unsafe.length && !anything) return ask(`The command could not be read safely: ${command.unsafe[0]}.`);
+  if (command.unsafe.length && !anything) return ask(l10n.t("The command could not be read safely: {0}.", command.unsafe[0]!));
   const destructive = destructiveReason(command.text);
-  if (destructive) return ask(`This command is potentially destructive: ${destructive}.`);
+  if (destructive) return ask(l10n.t("This command is potentially destructive: {0}.", destructive));
   if (deniedWhy) return ask(deniedWhy);
   if (verdicts.length === 0) return ask();
   const unlisted = verdicts.find((v) => v.verdict.kind === "unlisted");
-  if (unlisted) return ask(`\`${unlisted.part.text}\` is not on the allowed command list.`);
+  if (unlisted) return ask(l10n.t("`{0}` is not on the allowed command list.", unlisted.part.text));
   // In the sandbox a command writes only in the workspace and cannot see the user's secrets, so what
   // it writes, runs or reaches is contained: only a path that may be hidden from Kiln still asks.
   const contained = execute.sandboxed === true;
@@ -145,12 +171,12 @@ function judgeCommand(command: AnalyzedCommand, execute: AutoApproveSettings["ex
     // "*" allows any command as written; a prefix allows a tool to look, within the workspace.
     if (verdict.kind !== "allowed" || verdict.wildcard) continue;
     const target = contained ? undefined : redirectTarget(part);
-    if (target) return ask(`\`${part.text}\` writes to ${target} by redirection, which the allowed prefix does not cover.`);
+    if (target) return ask(l10n.t("`{0}` writes to {1} by redirection, which the allowed prefix does not cover.", part.text, target));
     const [name, ...args] = part.words.map((w) => w.value ?? w.raw);
     const risky = contained || name === undefined ? undefined : riskyOption(name, args);
-    if (risky) return ask(`\`${part.text}\` uses \`${risky}\`, an option that can write files, run code or reach outside the workspace, which the allowed prefix does not cover.`);
-    if (part.pathProblem && (!contained || part.pathMayBeHidden)) return ask(`\`${part.text}\` reaches beyond what the allowed prefix covers: ${part.pathProblem}.`);
-    if (!part.words.every((w) => w.value !== undefined)) return ask(`\`${part.text}\` has words whose value Kiln cannot know before it runs.`);
+    if (risky) return ask(l10n.t("`{0}` uses `{1}`, an option that can write files, run code or reach outside the workspace, which the allowed prefix does not cover.", part.text, risky));
+    if (part.pathProblem && (!contained || part.pathMayBeHidden)) return ask(l10n.t("`{0}` reaches beyond what the allowed prefix covers: {1}.", part.text, part.pathProblem));
+    if (!part.words.every((w) => w.value !== undefined)) return ask(l10n.t("`{0}` has words whose value Kiln cannot know before it runs.", part.text));
   }
   return ALLOW;
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import Anthropic from "@anthropic-ai/sdk";
 import type { LlmRequest, Provider, StreamEvent } from "./types";
 import { toAnthropicMessages, toAnthropicTools } from "./messageMapping";
@@ -85,7 +86,7 @@ export class AnthropicProvider implements Provider {
       }
       // The OpenAI SDK ends an aborted stream quietly; a cancel must not look like a finished reply.
       if (request.signal?.aborted) throw new CancelledError();
-      if (!complete) throw new ProviderError("stream", "Anthropic's reply ended before it was complete (the stream stopped without message_stop).");
+      if (!complete) throw new ProviderError("stream", l10n.t("Anthropic's reply ended before it was complete (the stream stopped without message_stop)."));
     } catch (err) {
       throw toProviderError(watch.failure(err), "Anthropic");
     } finally {

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ChatError, ErrorKind } from "../../shared/protocol/chat";
@@ -67,20 +68,23 @@ function fromStatus(err: ApiErrorLike, providerName: string): ProviderError {
   const status = err.status ?? 0;
   const detail = providerDetail(err);
   if (status === 401 || status === 403) {
-    return new ProviderError("auth", `${providerName} rejected the API key (HTTP ${status}: ${detail}). Set a valid key with "Kiln: Set API Key".`, status, undefined, detail);
+    return new ProviderError("auth", l10n.t('{0} rejected the API key (HTTP {1}: {2}). Set a valid key with "Kiln: Set API Key".', providerName, status, detail), status, undefined, detail);
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(header(err.headers, "retry-after"));
-    const wait = retryAfterMs !== undefined ? ` It asks to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying.` : "";
-    return new ProviderError("rate_limit", `${providerName} is rate-limiting requests (HTTP 429: ${detail}).${wait}`, status, retryAfterMs, detail);
+    const message =
+      retryAfterMs === undefined
+        ? l10n.t("{0} is rate-limiting requests (HTTP 429: {1}).", providerName, detail)
+        : l10n.t("{0} is rate-limiting requests (HTTP 429: {1}). It asks to wait {2} s before retrying.", providerName, detail, Math.ceil(retryAfterMs / 1000));
+    return new ProviderError("rate_limit", message, status, retryAfterMs, detail);
   }
   if (status >= 500) {
-    return new ProviderError("server", `${providerName} had a server error (HTTP ${status}: ${detail}). Try again in a moment.`, status, undefined, detail);
+    return new ProviderError("server", l10n.t("{0} had a server error (HTTP {1}: {2}). Try again in a moment.", providerName, status, detail), status, undefined, detail);
   }
   if (status === 404) {
-    return new ProviderError("bad_request", `${providerName} answered 404 (${detail}). Check the base URL and the model id in Kiln's settings.`, status, undefined, detail);
+    return new ProviderError("bad_request", l10n.t("{0} answered 404 ({1}). Check the base URL and the model id in Kiln's settings.", providerName, detail), status, undefined, detail);
   }
-  return new ProviderError("bad_request", `${providerName} refused the request (HTTP ${status}: ${detail}).`, status, undefined, detail);
+  return new ProviderError("bad_request", l10n.t("{0} refused the request (HTTP {1}: {2}).", providerName, status, detail), status, undefined, detail);
 }
 
 type Cause = { message?: string; code?: string; cause?: Cause };
@@ -101,27 +105,27 @@ export function toProviderError(err: unknown, providerName: string): ProviderErr
   if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return new CancelledError();
   if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError) {
     const why = connectionCause(err);
-    return new ProviderError("network", `Could not reach ${providerName} (${why}). Check the network and the base URL.`);
+    return new ProviderError("network", l10n.t("Could not reach {0} ({1}). Check the network and the base URL.", providerName, why));
   }
   if (err instanceof Anthropic.APIError || err instanceof OpenAI.APIError) {
     const apiErr = err as unknown as ApiErrorLike;
     if (apiErr.status === undefined) {
       // The SDKs raise status-less APIErrors for error events inside an already-open stream.
-      return new ProviderError("stream", `${providerName} reported an error mid-stream: ${providerDetail(apiErr)}`);
+      return new ProviderError("stream", l10n.t("{0} reported an error mid-stream: {1}", providerName, providerDetail(apiErr)));
     }
     return fromStatus(apiErr, providerName);
   }
   if (err instanceof Error && err.name === "AbortError") return new CancelledError();
   if (err instanceof SyntaxError) {
-    return new ProviderError("stream", `${providerName} sent a response Kiln could not read (${err.message}).`);
+    return new ProviderError("stream", l10n.t("{0} sent a response Kiln could not read ({1}).", providerName, err.message));
   }
   const message = err instanceof Error ? err.message : String(err);
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === "string" && /^(ECONN|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|UND_ERR)/.test(code)) {
-    return new ProviderError("network", `The connection to ${providerName} failed (${code}: ${message}).`);
+    return new ProviderError("network", l10n.t("The connection to {0} failed ({1}: {2}).", providerName, code, message));
   }
   if (/terminated|socket|other side closed|ECONNRESET/i.test(message)) {
-    return new ProviderError("network", `The connection to ${providerName} was cut mid-reply (${message}).`);
+    return new ProviderError("network", l10n.t("The connection to {0} was cut mid-reply ({1}).", providerName, message));
   }
-  return new ProviderError("unknown", `${providerName} request failed: ${message}`);
+  return new ProviderError("unknown", l10n.t("{0} request failed: {1}", providerName, message));
 }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import OpenAI from "openai";
 import type { LlmRequest, Provider, ProviderKind, StreamEvent } from "./types";
 import { toOpenAiMessages, toOpenAiTools } from "./messageMapping";
@@ -77,7 +78,7 @@ export class OpenAiProvider implements Provider {
       }
       // The OpenAI SDK ends an aborted stream quietly; a cancel must not look like a finished reply.
       if (request.signal?.aborted) throw new CancelledError();
-      if (!finished) throw new ProviderError("stream", `${this.displayName} ended the reply before it was complete (no finish_reason).`);
+      if (!finished) throw new ProviderError("stream", l10n.t("{0} ended the reply before it was complete (no finish_reason).", this.displayName));
     } catch (err) {
       throw toProviderError(watch.failure(err), this.displayName);
     } finally {

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { CancelledError, ProviderError } from "./errors";
 
 /**
@@ -140,8 +141,8 @@ export class RequestWatch {
     this.timedOut = new ProviderError(
       "network",
       midReply
-        ? `No reply from ${this.providerName} in ${seconds} s: the reply had begun, then nothing more came (the idle timeout).`
-        : `No reply from ${this.providerName} in ${seconds} s: the connection is open but nothing came (the first-reply timeout; a slow or local model may need a longer one).`,
+        ? l10n.t("No reply from {0} in {1} s: the reply had begun, then nothing more came (the idle timeout).", this.providerName, seconds)
+        : l10n.t("No reply from {0} in {1} s: the connection is open but nothing came (the first-reply timeout; a slow or local model may need a longer one).", this.providerName, seconds),
     );
     this.stop(this.timedOut);
   }

@@ -58,20 +58,29 @@ export function findMode(slug: string, modes: readonly Mode[] = BUILTIN_MODES): 
   return modes.find((m) => m.slug === slug);
 }
 
-export type ModeCheck = { ok: true } | { ok: false; reason: string };
+/** Why a mode refuses a call, as parts, so the chat can say it in the user's language (refusalText). */
+export type ModeRefusal = { kind: "group"; tool: string; group: ToolGroup } | { kind: "files"; group: ToolGroup; what: { described: string } | { regex: string }; refused: readonly string[] };
+
+/** `reason` is the model's English. */
+export type ModeCheck = { ok: true } | { ok: false; reason: string; refusal: ModeRefusal };
 
 /** Enforced at call time, not only stated in the prompt. */
 export function checkMode(mode: Mode, group: ToolGroup, toolName: string, paths: readonly string[]): ModeCheck {
   if (group === "always") return { ok: true };
   const entry = mode.groups.find((g) => (Array.isArray(g) ? g[0] : g) === group);
-  if (!entry) return { ok: false, reason: `${toolName} (${group} group) is not available in ${mode.name} mode.` };
+  if (!entry) return { ok: false, reason: `${toolName} (${group} group) is not available in ${mode.name} mode.`, refusal: { kind: "group", tool: toolName, group } };
   if (Array.isArray(entry) && entry[1].fileRegex) {
     const pattern = new RegExp(entry[1].fileRegex);
     const refused = paths.filter((path) => !pattern.test(path));
     if (refused.length > 0) {
       // Descriptions are written for the prompt ("Markdown files only"); the sentence has its own "only".
-      const what = entry[1].description?.replace(/\s+only\.?$/i, "") ?? `files matching ${entry[1].fileRegex}`;
-      return { ok: false, reason: `${mode.name} mode may ${group} only ${what}; ${refused.join(", ")} is not one.` };
+      const described = entry[1].description?.replace(/\s+only\.?$/i, "");
+      const what = described ?? `files matching ${entry[1].fileRegex}`;
+      return {
+        ok: false,
+        reason: `${mode.name} mode may ${group} only ${what}; ${refused.join(", ")} is not one.`,
+        refusal: { kind: "files", group, what: described === undefined ? { regex: entry[1].fileRegex } : { described }, refused },
+      };
     }
   }
   return { ok: true };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { decide, type PolicyCall } from "../../../src/core/approval/policy";
 import type { ApproveWord } from "../../../src/core/approval/settings";
-import { approving, browserCall, commandCall, decideFresh, deleteCall, editCall, inside, mcpCall, outside, readCall, taskToolCall } from "./builders";
+import { inPseudoLocale, translated } from "../pseudoL10n";
+import { approving, browserCall, commandCall, commands, decideFresh, deleteCall, editCall, inside, mcpCall, outside, readCall, reasonOf, taskToolCall } from "./builders";
 
 // Read by the shell grammar once, before the tables that use them.
 const NPM_TEST = await commandCall("npm test");
@@ -228,5 +229,25 @@ describe("limits", () => {
   it("do not hide the category's own reason when the call would ask anyway", async () => {
     const decision = decide(readCall(outside("/etc/hosts")), approving(["read"], { maxRequests: 1 }), { autoApprovedRequests: 5, costSoFar: 0 });
     expect(decision).toEqual({ kind: "ask", reason: "/etc/hosts is outside the workspace, and reads there are not auto-approved." });
+  });
+});
+
+describe("why Kiln asks, in the user's language", () => {
+  inPseudoLocale();
+
+  it("each reason the approval box shows is a translated sentence; paths and commands stay as they are", async () => {
+    const reasons = [
+      reasonOf(decideFresh(readCall(outside("/etc/hosts")), approving(["read"]))),
+      reasonOf(decideFresh(editCall([outside("/a"), outside("/b")]), approving(["edit"]))),
+      reasonOf(decideFresh(editCall([inside(".vscode/settings.json")], [".vscode/settings.json"]), approving(["edit"]))),
+      reasonOf(decideFresh(await commandCall("make"), commands(["npm test"]))),
+      reasonOf(decideFresh(await commandCall("echo $(whoami)"), commands(["echo"]))),
+      reasonOf(decideFresh(readCall(inside("a.ts")), approving(["read"], { enabled: false }))),
+      reasonOf(decide(readCall(inside("a.ts")), approving(["read"], { maxRequests: 3 }), { autoApprovedRequests: 3, costSoFar: 0 })),
+    ];
+    for (const reason of reasons) expect(translated(reason ?? ""), reason).toBe(true);
+    expect(reasons[0]).toContain("/etc/hosts");
+    expect(reasons[1]).toContain("/a, /b");
+    expect(reasons[3]).toContain("make");
   });
 });

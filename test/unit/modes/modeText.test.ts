@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { builtinModeText, modeText } from "../../../src/core/modes/modeText";
-import { BUILTIN_MODES, type Mode } from "../../../src/core/modes/modes";
+import { builtinModeText, modeText, refusalText } from "../../../src/core/modes/modeText";
+import { BUILTIN_MODES, checkMode, type Mode } from "../../../src/core/modes/modes";
 import { buildSystemPrompt } from "../../../src/core/prompts/system";
 import { inPseudoLocale, useEnglish } from "../pseudoL10n";
 
@@ -34,6 +34,37 @@ describe("built-in modes' words for people", () => {
       const prompt = buildSystemPrompt(BUILTIN_MODES[1]!, "xml", "", { cwd: "/w", os: "Linux", now: new Date(0) });
       expect(prompt).not.toContain("⟦");
       expect(prompt).toContain(BUILTIN_MODES[1]!.roleDefinition);
+    });
+  });
+});
+
+describe("a mode's refusal, for people", () => {
+  const architect = BUILTIN_MODES.find((m) => m.slug === "architect")!;
+  const ask = BUILTIN_MODES.find((m) => m.slug === "ask")!;
+  const docs: Mode = { slug: "docs", name: "Docs Writer", roleDefinition: "r", groups: [["edit", { fileRegex: "\\.md$", description: "Docs only" }]] };
+  const refusalOf = (mode: Mode, group: "edit" | "command", tool: string, paths: string[]) => {
+    const check = checkMode(mode, group, tool, paths);
+    if (check.ok) throw new Error("expected a refusal");
+    return check.refusal;
+  };
+
+  it("in English, says the rule, the file and the modes that may", () => {
+    useEnglish();
+    expect(refusalText(architect, refusalOf(architect, "edit", "write_to_file", ["src/a.ts"]), ["code", "debug"])).toBe(
+      "Architect mode may edit only Markdown files; src/a.ts is not one. Switch to code or debug mode for this.",
+    );
+    expect(refusalText(ask, refusalOf(ask, "command", "execute_command", []), ["code"])).toBe("execute_command is not available in Ask mode. Switch to code mode for this.");
+    expect(refusalText(docs, refusalOf(docs, "edit", "write_to_file", ["a.ts"]), [])).toBe("Docs Writer mode may edit only Docs; a.ts is not one.");
+  });
+
+  describe("in another language", () => {
+    inPseudoLocale();
+
+    it("each sentence is translated; the user's own words and the paths stay as they are", () => {
+      const [why, elsewhere] = refusalText(architect, refusalOf(architect, "edit", "write_to_file", ["src/a.ts"]), ["code", "debug"]).split("⟧ ⟦");
+      expect(`${why}⟧`).toBe(`⟦{0} mode may edit only {1}; {2} is not one.⟧`.replace("{0}", `⟦Architect/${NAME}⟧`).replace("{1}", "⟦Markdown files⟧").replace("{2}", "src/a.ts"));
+      expect(`⟦${elsewhere}`).toBe("⟦Switch to code or debug mode for this.⟧".replace("code or debug", "{0} or {1}").replace("{0}", "code").replace("{1}", "debug"));
+      expect(refusalText(docs, refusalOf(docs, "edit", "write_to_file", ["a.ts"]), [])).toBe("⟦Docs Writer mode may edit only Docs; a.ts is not one.⟧");
     });
   });
 });

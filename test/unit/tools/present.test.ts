@@ -1,9 +1,9 @@
-import * as l10n from "@vscode/l10n";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { presentTool } from "../../../src/core/agent/presenter";
 import type { AnyTool } from "../../../src/core/tools/defineTool";
 import { coerceArgs } from "../../../src/core/tools/params";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
+import { inPseudoLocale, translated } from "../pseudoL10n";
 import { ToolStatusSchema, type ToolStatus } from "../../../src/shared/protocol/chat";
 import { TARGET_SLOT, toolHeading, ToolViewSchema, type ToolView } from "../../../src/shared/toolView";
 
@@ -205,10 +205,7 @@ describe("what the views say", () => {
 
 describe("in another language", () => {
   // Every message that goes through l10n.t comes back as ⟦message⟧, so a word that skipped it has no brackets.
-  beforeEach(() => l10n.config({ contents: new Proxy({}, { get: (_, key) => (typeof key === "string" ? `⟦${key}⟧` : undefined) }) }));
-  afterEach(() => l10n.config({ contents: {} }));
-
-  const translated = (text: string) => /^⟦[^]*⟧$/.test(text);
+  inPseudoLocale();
 
   it.each(TOOLS.map((tool) => [tool.name, tool] as const))("%s: its title, labels and words come from the translation, the arguments as they are", (_, tool) => {
     // Every set of arguments, and the whole set again with each yes/no said the other way.

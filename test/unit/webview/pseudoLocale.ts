@@ -1,20 +1,11 @@
 import { cleanup } from "@testing-library/react";
-import * as l10n from "@vscode/l10n";
 import { afterEach, beforeEach } from "vitest";
 import { posted } from "./host";
 import { el, type El } from "./dom";
+import { useEnglish, usePseudoLocale } from "../pseudoL10n";
 
-/**
- * A pseudo-locale for the webview tests: every message that goes through l10n.t comes back as
- * ⟦message⟧ (arguments filled in), so a string that skipped the layer is the one without brackets.
- */
-export function usePseudoLocale(): void {
-  l10n.config({ contents: new Proxy({}, { get: (_, key) => (typeof key === "string" ? `⟦${key}⟧` : undefined) }) });
-}
-
-export function useEnglish(): void {
-  l10n.config({ contents: {} });
-}
+// The pseudo-locale (every l10n.t message comes back as ⟦message⟧) is the one the other unit tests use.
+export { useEnglish, usePseudoLocale };
 
 /** Each test of the calling suite in the pseudo-locale, with the page and the posted messages fresh. */
 export function inPseudoLocale(): void {
