@@ -256,9 +256,13 @@ describe("Kiln in code-server, driven by Chromium", () => {
     });
     expect(footer).toEqual({ modeName: 0, modeLabel: "Mode: Code", profileWider: true, profileToEdge: true, summary: "read files", summaryWhole: true });
     await shootSidebar(workbench.page, "e2e-tool-cards-narrow.png");
+    // The same narrow sidebar in the light theme: the links, badges and code keep their colours.
+    await useColorTheme(workbench.page, "Light Modern");
+    await frame.waitForFunction(() => document.body.classList.contains("vscode-light"), { timeout: 10_000 });
+    expect(await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    await shootSidebar(workbench.page, "e2e-tool-cards-narrow-light.png");
     await dragSidebarEdge(workbench.page, 200);
     await frame.waitForFunction(() => document.body.clientWidth > 250, { timeout: 10_000 });
-    await useColorTheme(workbench.page, "Light Modern");
   });
 
   it("Ctrl+. with the focus in the chat input cycles the mode, and the picker follows", async () => {

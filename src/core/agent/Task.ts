@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { Disposable } from "../../shared/disposable";
 import type { CallControl, ChatItem } from "../../shared/protocol/chat";
 import type { TaskInfo } from "../../shared/protocol/messages";
@@ -200,7 +201,7 @@ export class Task implements Disposable {
       for (;;) {
         const toolbox = runtime.toolbox;
         if (toolbox && runtime.requests >= toolbox.maxRequests) {
-          runtime.stop("stopped", `The task reached its limit of ${toolbox.maxRequests} requests. Send a message to go on.`);
+          runtime.stop("stopped", l10n.t("The task reached its limit of {0} requests. Send a message to go on.", toolbox.maxRequests));
           return;
         }
         // Fits the window and keeps to the budgets, or stops before the request (contextGuard.ts).
@@ -217,7 +218,7 @@ export class Task implements Disposable {
         if (turn.calls.length === 0) {
           noToolReplies++;
           if (noToolReplies >= MAX_NO_TOOL_REPLIES) {
-            runtime.stop("failed", "The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on.");
+            runtime.stop("failed", l10n.t("The model answered without using a tool three times in a row; Kiln stopped the task. Send a message to go on."));
             return;
           }
           const noTool = "[ERROR] You did not use a tool. Use a tool for the next step; use attempt_completion if the task is done or ask_followup_question if you need the user.";
@@ -257,7 +258,7 @@ export class Task implements Disposable {
     });
     if (outcome.kind === "ok") return outcome.value;
     if (outcome.kind === "cancelled") {
-      this.log.error("Cancelled. Retry to ask again.", true);
+      this.log.error(l10n.t("Cancelled. Retry to ask again."), true);
       runtime.setStatus("stopped", "cancelled");
     } else {
       this.log.append({ id: this.log.newId(), role: "error", error: outcome.error.toChatError() });

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { checkBudget, type BudgetCheck, type SpendSoFar } from "../context/budget";
 import { DEFAULT_CONTEXT_SETTINGS, type ContextSettings } from "../context/settings";
 import { ResultShortener } from "../context/shorten";
@@ -111,7 +112,7 @@ export class ContextGuard {
   /** The Condense button: summarises the conversation now, between requests, with a card in the chat. */
   async condenseNow(signal: AbortSignal): Promise<void> {
     const outcome = await this.condenseWithCard("asked in the chat", 1, signal);
-    if (outcome.kind === "nothing") this.task.log.error("There is nothing to condense yet: the conversation is only the task and its latest exchange.", false);
+    if (outcome.kind === "nothing") this.task.log.error(l10n.t("There is nothing to condense yet: the conversation is only the task and its latest exchange."), false);
     if (outcome.kind === "budget") this.budgetStop(outcome.check);
   }
 
@@ -120,13 +121,18 @@ export class ContextGuard {
     const threshold = this.threshold(settings, info, limit);
     if (settings.autoCondensePercent > 0) {
       const outcome = await this.condenseWithCard(`automatic: the conversation reached ${Math.round((tokens / info.contextWindow) * 100)}% of the model's window`, KEEP_EXCHANGES, signal);
-      if (outcome.kind === "cancelled") return this.stop("Cancelled. Resume to go on.", "cancelled");
+      if (outcome.kind === "cancelled") return this.stop(l10n.t("Cancelled. Resume to go on."), "cancelled");
       if (outcome.kind === "budget") return this.budgetStop(outcome.check);
       if (outcome.kind === "done") {
         if (outcome.after <= threshold) return outcome.after;
         // Condensing again would summarise the summary and shrink it no further: stop, never loop.
         return this.stop(
-          `Condensing shrank the conversation from about ${n(outcome.before)} to ${n(outcome.after)} tokens, still over the ${n(threshold)} it must fit under, so Kiln stopped rather than condense again. Raise the auto-condense threshold, start a new task, or use a model with a larger window.`,
+          l10n.t(
+            "Condensing shrank the conversation from about {0} to {1} tokens, still over the {2} it must fit under, so Kiln stopped rather than condense again. Raise the auto-condense threshold, start a new task, or use a model with a larger window.",
+            n(outcome.before),
+            n(outcome.after),
+            n(threshold),
+          ),
         );
       }
       // Nothing to condense, or the summary failed (its card says why): the sliding window may still help.
@@ -137,7 +143,11 @@ export class ContextGuard {
       // Over a per-request limit the budget check says so, with its Raise budget action.
       if (limit < promptLimit(info.contextWindow, info.maxOutputTokens)) return tokens;
       return this.stop(
-        `The conversation needs about ${n(tokens)} tokens, and even with every older turn hidden the task and its latest exchange do not fit in the ${n(limit)} this model's window leaves for the prompt. Use a model with a larger window, or start a new task.`,
+        l10n.t(
+          "The conversation needs about {0} tokens, and even with every older turn hidden the task and its latest exchange do not fit in the {1} this model's window leaves for the prompt. Use a model with a larger window, or start a new task.",
+          n(tokens),
+          n(limit),
+        ),
       );
     }
     this.task.conversation.hideOldest(plan.hide);
@@ -158,8 +168,8 @@ export class ContextGuard {
     const id = log.newId();
     log.append({ id, role: "tool", name: "condense", params: { context: why }, status: "running" });
     const outcome = await this.condense("", keep, signal);
-    if (outcome.kind === "done") log.updateTool(id, "done", `Condensed from about ${n(outcome.before)} to ${n(outcome.after)} tokens.\n\n${outcome.summary}`);
-    else log.updateTool(id, "error", outcome.kind === "failed" ? `Condensing failed: ${outcome.message}` : outcome.kind === "budget" ? outcome.check.reason : outcome.kind);
+    if (outcome.kind === "done") log.updateTool(id, "done", `${l10n.t("Condensed from about {0} to {1} tokens.", n(outcome.before), n(outcome.after))}\n\n${outcome.summary}`);
+    else log.updateTool(id, "error", outcome.kind === "failed" ? l10n.t("Condensing failed: {0}", outcome.message) : outcome.kind === "budget" ? outcome.check.reason : outcome.kind);
     return outcome;
   }
 

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { ApprovalDecision, ApprovalDetails, Approvals } from "../ports/approvals";
 import { checkMode, toolsForMode, type Mode } from "../modes/modes";
 import { refusalText } from "../modes/modeText";
@@ -221,7 +222,10 @@ async function askBeforeReading(block: ToolUseBlock, tool: AnyTool, approval: Ap
   if (verdict.kind === "allow") return undefined;
   if (verdict.kind === "deny") return refused(tool.name, verdict.reason);
   const decision = await askUser(block, tool, approval, paths, call, deps, {
-    reason: `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the workspace; Kiln has to read ${outside.length === 1 ? "it" : "them"} to prepare the change.`,
+    reason:
+      outside.length === 1
+        ? l10n.t("{0} is outside the workspace; Kiln has to read it to prepare the change.", outside[0]!)
+        : l10n.t("{0} are outside the workspace; Kiln has to read them to prepare the change.", outside.join(", ")),
   });
   if (!decision.approved) return denied(tool.name, decision.feedback);
   // The user may have taken a while: the tool reads next, so what the paths lead to is checked again.

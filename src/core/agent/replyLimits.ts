@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { withinBounds, type LimitBounds } from "../../shared/limits";
 
 /**
@@ -49,20 +50,20 @@ const count = (n: number) => n.toLocaleString("en-US");
 export function replyTooLong(limit: number): ReplyCut {
   return {
     forModel: `[Kiln stopped reading your reply at ${count(limit)} characters, the limit for one reply; nothing after that point was kept. Work in smaller steps.]`,
-    forUser: `The model's reply passed ${count(limit)} characters, the limit for one reply; Kiln stopped it there and told the model.`,
+    forUser: l10n.t("The model's reply passed {0} characters, the limit for one reply; Kiln stopped it there and told the model.", count(limit)),
   };
 }
 
 export function toolCallRefused(name: string): ReplyCut {
   return {
     forModel: `[Kiln stopped reading your reply at the call to ${name}, which went past a limit (its result says which); nothing after it was kept.]`,
-    forUser: `The model's call to ${name} went past a limit on tool arguments; Kiln stopped the reply there and told the model.`,
+    forUser: l10n.t("The model's call to {0} went past a limit on tool arguments; Kiln stopped the reply there and told the model.", name),
   };
 }
 
 export function tooManyToolCalls(limit: number): ReplyCut {
   return {
     forModel: `[Kiln stopped reading your reply after ${count(limit)} tool calls, the limit for one reply; the calls after those were not read or run.]`,
-    forUser: `The model's reply had more than ${count(limit)} tool calls, the limit for one reply; Kiln stopped it there, ran the first ${count(limit)} and told the model.`,
+    forUser: l10n.t("The model's reply had more than {0} tool calls, the limit for one reply; Kiln stopped it there, ran the first {0} and told the model.", count(limit)),
   };
 }

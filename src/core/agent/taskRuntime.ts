@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { LlmImage, Provider } from "../llm/types";
 import type { Mode } from "../modes/modes";
 import type { Logger } from "../ports";
@@ -208,7 +209,12 @@ export class TaskRuntime {
     const shown = taken.map((image) => `data:${image.mediaType};base64,${image.data}`);
     this.log.append({ id: this.log.newId(), role: "user", text, ...(shown.length > 0 ? { images: shown } : {}) });
     if (taken.length < images.length) {
-      this.log.error(`${model} does not take images, so the ${images.length === 1 ? "image was" : `${images.length} images were`} not sent; pick a vision model to send images.`, false);
+      this.log.error(
+        images.length === 1
+          ? l10n.t("{0} does not take images, so the image was not sent; pick a vision model to send images.", model)
+          : l10n.t("{0} does not take images, so the {1} images were not sent; pick a vision model to send images.", model, images.length),
+        false,
+      );
     }
     this.conversation.addUserText(forModel ?? text, taken);
   }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { redactToolResult } from "../llm/redact";
 import type { LlmContent, LlmImage } from "../llm/types";
 import type { Approvals } from "../ports/approvals";
@@ -145,7 +146,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
     const result = await started.get(i)!;
     if (signal.aborted) {
       // The card keeps what happened (a refused approval, a finished call); the model hears of the cancel.
-      log.updateTool(itemId, cardStatus(result), result.status === "done" ? redact(result.forModel) : "Cancelled.");
+      log.updateTool(itemId, cardStatus(result), result.status === "done" ? redact(result.forModel) : l10n.t("Cancelled."));
       report("The user cancelled the task.", true);
       skipRest = "Skipped: the task was cancelled.";
       task.stop("stopped", "cancelled");
@@ -178,7 +179,7 @@ export async function runToolTurn(calls: readonly ToolCall[], native: boolean, t
       task.clearErrors();
     } else if (result.status === "error") {
       if (task.countError() >= MAX_CONSECUTIVE_ERRORS) {
-        task.stop("stopped", `${MAX_CONSECUTIVE_ERRORS} tool calls failed in a row. Tell Kiln how to go on, or start a new task.`);
+        task.stop("stopped", l10n.t("{0} tool calls failed in a row. Tell Kiln how to go on, or start a new task.", MAX_CONSECUTIVE_ERRORS));
         out.end = "done";
         skipRest = "Skipped: too many errors in a row.";
       }

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { formatUsd } from "../llm/models";
 
 export interface TaskBudget {
@@ -35,14 +36,23 @@ export function checkBudget(budget: TaskBudget, spent: SpendSoFar, next: NextReq
     return {
       ok: false,
       limit: "maxInputPerRequest",
-      reason: `The next request would send about ${n(next.inputTokens)} input tokens, over the per-request limit of ${n(budget.maxInputPerRequest)} (above it this model's price is higher). Condense the task or raise the limit to go on.`,
+      reason: l10n.t(
+        "The next request would send about {0} input tokens, over the per-request limit of {1} (above it this model's price is higher). Condense the task or raise the limit to go on.",
+        n(next.inputTokens),
+        n(budget.maxInputPerRequest),
+      ),
     };
   }
   if (budget.maxTokens !== undefined && spent.tokens + next.inputTokens + next.maxOutputTokens > budget.maxTokens) {
     return {
       ok: false,
       limit: "maxTokens",
-      reason: `The task has used ${n(spent.tokens)} tokens; the next request could take up to ${n(next.inputTokens + next.maxOutputTokens)} more, over its budget of ${n(budget.maxTokens)}. Raise the budget to go on.`,
+      reason: l10n.t(
+        "The task has used {0} tokens; the next request could take up to {1} more, over its budget of {2}. Raise the budget to go on.",
+        n(spent.tokens),
+        n(next.inputTokens + next.maxOutputTokens),
+        n(budget.maxTokens),
+      ),
     };
   }
   if (budget.maxCost !== undefined) {
@@ -50,14 +60,22 @@ export function checkBudget(budget: TaskBudget, spent: SpendSoFar, next: NextReq
       return {
         ok: false,
         limit: "maxCost",
-        reason: `The task has a cost budget of ${formatUsd(budget.maxCost)}, but this model's prices are unknown, so the cost cannot be kept under it. Set the model's prices or remove the budget.`,
+        reason: l10n.t(
+          "The task has a cost budget of {0}, but this model's prices are unknown, so the cost cannot be kept under it. Set the model's prices or remove the budget.",
+          formatUsd(budget.maxCost),
+        ),
       };
     }
     if (spent.cost + next.maxCost > budget.maxCost) {
       return {
         ok: false,
         limit: "maxCost",
-        reason: `The task has cost ${formatUsd(spent.cost)}; the next request could cost up to ${formatUsd(next.maxCost)}, over its budget of ${formatUsd(budget.maxCost)}. Raise the budget to go on.`,
+        reason: l10n.t(
+          "The task has cost {0}; the next request could cost up to {1}, over its budget of {2}. Raise the budget to go on.",
+          formatUsd(spent.cost),
+          formatUsd(next.maxCost),
+          formatUsd(budget.maxCost),
+        ),
       };
     }
   }
