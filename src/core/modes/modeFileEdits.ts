@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { isMap, isSeq, parseDocument, type Document } from "yaml";
 import { modeSchema } from "./customModes";
 import { BUILTIN_MODES, type GroupEntry, type Mode } from "./modes";
@@ -54,10 +55,10 @@ export function checkMode(input: ModeInput, file: string): { ok: true; entry: Re
   });
   const label = entry.slug ? `mode "${entry.slug as string}"` : "new mode";
   const required = (["slug", "name", "roleDefinition"] as const).find((key) => entry[key] === "");
-  if (required) return { ok: false, field: required, message: `${file}: ${label}: ${required} is required` };
+  if (required) return { ok: false, field: required, message: l10n.t("{0}: {1}: {2} is required", file, label, required) };
   const groupNames = (entry.groups as GroupEntry[]).map((g) => (typeof g === "string" ? g : g[0]));
   const twice = groupNames.find((g, i) => groupNames.indexOf(g) !== i);
-  if (twice) return { ok: false, field: "groups", message: `${file}: ${label}: groups: ${twice} is listed twice` };
+  if (twice) return { ok: false, field: "groups", message: l10n.t("{0}: {1}: groups: {2} is listed twice", file, label, twice) };
   const parsed = modeSchema.safeParse(entry);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -78,18 +79,18 @@ function load(text: string, file: string): Loaded | { error: string } {
     try {
       data = JSON.parse(text);
     } catch (err) {
-      return { error: `${file}: not valid JSON, fix it by hand first: ${err instanceof Error ? err.message : String(err)}` };
+      return { error: l10n.t("{0}: not valid JSON, fix it by hand first: {1}", file, err instanceof Error ? err.message : String(err)) };
     }
-    if (typeof data !== "object" || data === null || Array.isArray(data)) return { error: `${file}: expected an object with customModes` };
+    if (typeof data !== "object" || data === null || Array.isArray(data)) return { error: l10n.t("{0}: expected an object with customModes", file) };
     const list = (data as { customModes?: unknown }).customModes ?? [];
-    if (!Array.isArray(list)) return { error: `${file}: customModes must be a list of modes` };
+    if (!Array.isArray(list)) return { error: l10n.t("{0}: customModes must be a list of modes", file) };
     return { list, render: (next) => `${JSON.stringify({ ...(data as object), customModes: next }, null, 2)}\n` };
   }
   const doc: Document = parseDocument(text);
-  if (doc.errors.length > 0) return { error: `${file}: not valid YAML, fix it by hand first: ${doc.errors[0]!.message.split("\n")[0]}` };
-  if (doc.contents !== null && !isMap(doc.contents)) return { error: `${file}: expected a mapping with customModes` };
+  if (doc.errors.length > 0) return { error: l10n.t("{0}: not valid YAML, fix it by hand first: {1}", file, doc.errors[0]!.message.split("\n")[0]!) };
+  if (doc.contents !== null && !isMap(doc.contents)) return { error: l10n.t("{0}: expected a mapping with customModes", file) };
   const node = doc.get("customModes", true);
-  if (node !== undefined && node !== null && !isSeq(node)) return { error: `${file}: customModes must be a list of modes` };
+  if (node !== undefined && node !== null && !isSeq(node)) return { error: l10n.t("{0}: customModes must be a list of modes", file) };
   const list = (doc.toJS() as { customModes?: unknown[] } | null)?.customModes ?? [];
   return {
     list,
@@ -135,9 +136,9 @@ export function upsertMode(text: string | undefined, file: string, original: str
   if ("error" in loaded) return { ok: false, message: loaded.error };
   const slug = checked.entry.slug as string;
   const index = original === undefined ? loaded.list.length : loaded.list.findIndex((e) => slugAt(e) === original);
-  if (index < 0) return { ok: false, field: "slug", message: `${file}: there is no mode "${original}" to change` };
+  if (index < 0) return { ok: false, field: "slug", message: l10n.t('{0}: there is no mode "{1}" to change', file, original ?? "") };
   const clash = loaded.list.findIndex((e, i) => i !== index && slugAt(e) === slug);
-  if (clash >= 0) return { ok: false, field: "slug", message: `${file}: mode "${slug}": slug: another mode in this file has it` };
+  if (clash >= 0) return { ok: false, field: "slug", message: l10n.t('{0}: mode "{1}": slug: another mode in this file has it', file, slug) };
   // Fields the form does not show are kept; optional texts emptied in the form are removed.
   const previous = index < loaded.list.length && typeof loaded.list[index] === "object" ? (loaded.list[index] as Record<string, unknown>) : {};
   const merged: Record<string, unknown> = { ...previous };
@@ -155,8 +156,8 @@ export function removeMode(text: string | undefined, file: string, slug: string)
   if ("error" in loaded) return { ok: false, message: loaded.error };
   const index = loaded.list.findIndex((e) => slugAt(e) === slug);
   if (index < 0) {
-    if (BUILTIN_MODES.some((m) => m.slug === slug)) return { ok: false, message: `mode "${slug}" is built in and cannot be deleted; a custom mode with its slug overrides it` };
-    return { ok: false, message: `${file}: there is no mode "${slug}"` };
+    if (BUILTIN_MODES.some((m) => m.slug === slug)) return { ok: false, message: l10n.t('mode "{0}" is built in and cannot be deleted; a custom mode with its slug overrides it', slug) };
+    return { ok: false, message: l10n.t('{0}: there is no mode "{1}"', file, slug) };
   }
   const next = loaded.list.filter((_, i) => i !== index);
   return { ok: true, text: loaded.render(next, { index, entry: undefined }) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseModesFile } from "../../../src/core/modes/customModes";
 import { checkMode, removeMode, upsertMode, type ModeInput } from "../../../src/core/modes/modeFileEdits";
+import { inPseudoLocale, translated } from "../pseudoL10n";
 
 const FILE = "/ws/.kilocodemodes";
 
@@ -127,5 +128,23 @@ describe("mode file edits", () => {
     // A custom mode overriding a built-in is in the file, so it can go (the built-in comes back).
     const overriding = edited(upsertMode(YAML_FILE, FILE, undefined, input({ slug: "code" })));
     expect(parseModesFile(edited(removeMode(overriding, FILE, "code")), FILE).modes.map((m) => m.slug)).toEqual(["reviewer", "tester"]);
+  });
+});
+
+describe("a mode edit that cannot be made, in the user's language", () => {
+  inPseudoLocale();
+
+  it("says so in a translated sentence that keeps the file and the mode's slug", () => {
+    const messages = [
+      checkMode(input({ name: "" }), FILE),
+      checkMode(input({ groups: ["read", "read"] }), FILE),
+      upsertMode("{ not json", "/ws/.kilocodemodes.json", undefined, input()),
+      upsertMode(YAML_FILE, FILE, "nobody", input()),
+      removeMode(YAML_FILE, FILE, "nobody"),
+      removeMode(YAML_FILE, FILE, "code"),
+    ].map((result) => (result.ok ? "" : result.message));
+    for (const message of messages) expect(translated(message), message).toBe(true);
+    expect(messages[3]).toContain("nobody");
+    expect(messages[0]).toContain(FILE);
   });
 });

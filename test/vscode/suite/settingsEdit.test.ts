@@ -86,7 +86,7 @@ describe("settings panel: auto-approve and mode edits", () => {
       [{ maxRequests: 2.5 }, "maxRequests", /whole number/],
       [{ words: ["read"], maxCost: "lots" }, "maxCost", /kiln\.autoApproveMaxCost must be a number/],
       [{ words: ["read", "everything"] }, "words", /kiln\.autoApprove each must be one of read, edit/],
-      [{ denied: ["rm -rf", "   "] }, "denied", /kiln\.autoApproveDeniedCommands an empty command prefix/],
+      [{ denied: ["rm -rf", "   "] }, "denied", /kiln\.autoApproveDeniedCommands has an empty command prefix/],
       [{ refuseDenied: "yes" }, "refuseDenied", /true or false/],
       [{ maxCost: 3, sneaky: 1 }, "sneaky", /"sneaky" is not an auto-approve setting/],
     ];
