@@ -13,6 +13,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), "ut
 describe("the localisation layer", () => {
   afterEach(() => l10n.config({ contents: {} }));
 
+  // The export reads every source file with tree-sitter: tens of seconds on a loaded machine.
   it("l10n/bundle.l10n.json holds every message the code passes to l10n.t (npm run l10n writes it)", () => {
     const out = mkdtempSync(join(tmpdir(), "kiln-l10n-"));
     try {
@@ -23,7 +24,7 @@ describe("the localisation layer", () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it("every %key% in package.json is in package.nls.json, and every entry there is used", () => {
     const manifest = readFileSync(join(root, "package.json"), "utf8");
