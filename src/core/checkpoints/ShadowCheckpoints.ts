@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { homedir } from "node:os";
@@ -113,7 +114,7 @@ export class ShadowCheckpoints {
     if (off) throw new Error(`Checkpoints are off: ${off}`);
     const target = await this.verify(commit);
     const before = await this.saveNow(taskId, "Before restoring a checkpoint");
-    if (before.kind === "skipped") throw new Error(`The files were not changed: saving their current state first failed (${before.reason}).`);
+    if (before.kind === "skipped") throw new Error(l10n.t("The files were not changed: saving their current state first failed ({0}).", before.reason));
     const deadline = Date.now() + Math.max(this.budgetMs, 60_000);
     const names = (args: string[]) => this.run(args, deadline).then((out) => out.split("\0").filter(Boolean));
     const added = await names(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", target, before.commit]);

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import { McpRequestRefused, type ElicitationAnswer, type ElicitationRequest, type McpClientRequests, type SamplingAnswer, type SamplingRequest } from "../../../core/mcp/requests";
 import { runSampling, shownSampling } from "../../../core/mcp/sampling";
 import type { Provider } from "../../../core/llm/types";
@@ -43,7 +44,7 @@ export class ChatMcpRequests implements McpClientRequests {
     const card = this.show(request.server, shownSampling(request));
     const answer = await this.ask(card, signal);
     if (answer?.kind !== "sampling" || !answer.approved) {
-      card.update("declined", answer ? "Declined." : "Declined: the task was cancelled.");
+      card.update("declined", answer ? l10n.t("Declined.") : l10n.t("Declined: the task was cancelled."));
       throw new McpRequestRefused(answer ? "The user declined the sampling request." : "The task was cancelled, so the sampling request was declined.");
     }
     card.update("approved");
@@ -67,7 +68,7 @@ export class ChatMcpRequests implements McpClientRequests {
       return { action: "accept", content };
     }
     const action = answer?.kind === "elicitation" && answer.action === "decline" ? "decline" : "cancel";
-    card.update("declined", !answer ? "Cancelled: the task was cancelled." : action === "decline" ? "Declined." : "Cancelled.");
+    card.update("declined", !answer ? l10n.t("Cancelled: the task was cancelled.") : action === "decline" ? l10n.t("Declined.") : l10n.t("Cancelled."));
     return { action };
   }
 
@@ -127,7 +128,8 @@ export class ChatMcpRequests implements McpClientRequests {
       const onAbort = () => {
         this.waiting.delete(id);
         card.update("failed", reasonOf(signal));
-        reject(signal.reason instanceof Error ? signal.reason : new McpRequestRefused(reasonOf(signal)));
+        // The server reads English; the card above is the user's.
+        reject(signal.reason instanceof Error ? signal.reason : new McpRequestRefused("The request was withdrawn."));
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
@@ -162,7 +164,7 @@ function summary(content: FormContent): string {
 }
 
 function reasonOf(signal: AbortSignal): string {
-  return signal.reason instanceof Error ? signal.reason.message : "The request was withdrawn.";
+  return signal.reason instanceof Error ? signal.reason.message : l10n.t("The request was withdrawn.");
 }
 
 function errorText(err: unknown): string {
