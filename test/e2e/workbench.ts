@@ -92,6 +92,8 @@ export async function kilnFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
+const PALETTE_INPUT = ".quick-input-widget:not([style*='display: none']) input";
+
 /** Ctrl+Shift+P, as a user opens it; the palette's input once it shows. */
 async function openCommandPalette(page: Page): Promise<ElementHandle<HTMLInputElement>> {
   await page.keyboard.down("Control");
@@ -99,7 +101,7 @@ async function openCommandPalette(page: Page): Promise<ElementHandle<HTMLInputEl
   await page.keyboard.press("p");
   await page.keyboard.up("Shift");
   await page.keyboard.up("Control");
-  const input = await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { visible: true, timeout: 20_000 });
+  const input = await page.waitForSelector(PALETTE_INPUT, { visible: true, timeout: 20_000 });
   return input as ElementHandle<HTMLInputElement>;
 }
 
@@ -111,11 +113,16 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       .then(() => true)
       .catch(() => false);
   for (let attempt = 0; ; attempt++) {
-    const input = await openCommandPalette(page);
+    await openCommandPalette(page);
     // The whole text, `>` included: right after a reload the first keys can land before the palette
-    // has its `>`, which turns it into file search.
-    await input!.click({ clickCount: 3 });
-    await input!.type(`>${title}`);
+    // has its `>`, which turns it into file search. The input is found again here: the palette may
+    // redraw it between showing and typing, which leaves a handle to the old one unclickable.
+    await page.evaluate((selector) => {
+      const input = document.querySelector<HTMLInputElement>(selector);
+      input?.focus();
+      input?.select();
+    }, PALETTE_INPUT);
+    await page.keyboard.type(`>${title}`);
     if (await listed(attempt === 0 ? 20_000 : 60_000)) break;
     if (attempt === 1)
       throw new Error(
