@@ -90,6 +90,11 @@ export type ToolView = z.infer<typeof ToolViewSchema>;
 /** Where a title's target goes: a control character no sentence or translation holds. */
 export const TARGET_SLOT = "\u0001";
 
+/** A title with no target yet: its slot left out, and the space beside it. */
+export function withoutTarget(title: string): string {
+  return title.split(TARGET_SLOT).join("").replace(/\s+/g, " ").trim();
+}
+
 /**
  * A title around its target: the words before and after it. A title without a slot (a tool that
  * names its target itself, a call saved before titles had one) has its target after it.
@@ -102,7 +107,7 @@ export function titleAround(view: Pick<ToolView, "title">): { before: string; af
 
 /** The title line as text: `Kiln read src/greet.ts:10-40`; `shown` writes the target (as code, say). */
 export function toolHeading(view: ToolView, shown: (target: string) => string = (target) => target): string {
-  if (!view.target) return view.title.split(TARGET_SLOT).join("").replace(/\s+/g, " ").trim();
+  if (!view.target) return withoutTarget(view.title);
   const { before, after } = titleAround(view);
   return `${before}${shown(view.target)}${after}`;
 }

@@ -38,11 +38,11 @@ export const askFollowupQuestionTool = defineTool({
       : status === "done"
         ? l10n.t("Kiln asked")
         : said(status, {
-            wants: l10n.t("Kiln wants to ask a question"),
-            doing: l10n.t("Kiln is asking a question"),
-            did: l10n.t("Kiln asked a question"),
-            denied: l10n.t("Kiln was not allowed to ask a question"),
-            failed: l10n.t("Kiln could not ask a question"),
+            wants: () => l10n.t("Kiln wants to ask a question"),
+            doing: () => l10n.t("Kiln is asking a question"),
+            did: () => l10n.t("Kiln asked a question"),
+            denied: () => l10n.t("Kiln was not allowed to ask a question"),
+            failed: () => l10n.t("Kiln could not ask a question"),
           });
     return view({ icon: "question", title }, beforeRun(status) ? markdown(args.question) : undefined);
   },

@@ -17,11 +17,11 @@ export const attemptCompletionTool = defineTool({
       {
         icon: "pass",
         title: said(status, {
-          wants: l10n.t("Kiln wants to finish the task"),
-          doing: l10n.t("Kiln is finishing the task"),
-          did: l10n.t("Kiln finished the task"),
-          denied: l10n.t("Kiln was not allowed to finish the task"),
-          failed: l10n.t("Kiln could not finish the task"),
+          wants: () => l10n.t("Kiln wants to finish the task"),
+          doing: () => l10n.t("Kiln is finishing the task"),
+          did: () => l10n.t("Kiln finished the task"),
+          denied: () => l10n.t("Kiln was not allowed to finish the task"),
+          failed: () => l10n.t("Kiln could not finish the task"),
         }),
       },
       beforeRun(status) ? markdown(args.result) : undefined,

@@ -173,11 +173,11 @@ export const browserActionTool = defineTool({
       {
         icon: "globe",
         title: said(status, {
-          wants: l10n.t("Kiln wants to use the browser: {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is using the browser: {0}", TARGET_SLOT),
-          did: l10n.t("Kiln used the browser: {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to use the browser: {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not use the browser: {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to use the browser: {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is using the browser: {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln used the browser: {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to use the browser: {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not use the browser: {0}", TARGET_SLOT),
         }),
         target: args.action,
       },

@@ -16,11 +16,11 @@ export const condenseTool = defineTool({
       {
         icon: "fold",
         title: said(status, {
-          wants: l10n.t("Kiln wants to condense the conversation"),
-          doing: l10n.t("Kiln is condensing the conversation"),
-          did: l10n.t("Kiln condensed the conversation"),
-          denied: l10n.t("Kiln was not allowed to condense the conversation"),
-          failed: l10n.t("Kiln could not condense the conversation"),
+          wants: () => l10n.t("Kiln wants to condense the conversation"),
+          doing: () => l10n.t("Kiln is condensing the conversation"),
+          did: () => l10n.t("Kiln condensed the conversation"),
+          denied: () => l10n.t("Kiln was not allowed to condense the conversation"),
+          failed: () => l10n.t("Kiln could not condense the conversation"),
         }),
       },
       markdown(args.context),

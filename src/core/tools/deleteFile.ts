@@ -88,11 +88,11 @@ export const deleteFileTool = defineTool({
       {
         icon: "trash",
         title: said(status, {
-          wants: l10n.t("Kiln wants to delete {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is deleting {0}", TARGET_SLOT),
-          did: l10n.t("Kiln deleted {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to delete {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not delete {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to delete {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is deleting {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln deleted {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to delete {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not delete {0}", TARGET_SLOT),
         }),
         target: args.path,
       },

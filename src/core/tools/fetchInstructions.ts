@@ -115,11 +115,11 @@ export const fetchInstructionsTool = defineTool({
     return view({
       icon: "book",
       title: said(status, {
-        wants: l10n.t("Kiln wants to read the instructions for {0}", TARGET_SLOT),
-        doing: l10n.t("Kiln is reading the instructions for {0}", TARGET_SLOT),
-        did: l10n.t("Kiln read the instructions for {0}", TARGET_SLOT),
-        denied: l10n.t("Kiln was not allowed to read the instructions for {0}", TARGET_SLOT),
-        failed: l10n.t("Kiln could not read the instructions for {0}", TARGET_SLOT),
+        wants: () => l10n.t("Kiln wants to read the instructions for {0}", TARGET_SLOT),
+        doing: () => l10n.t("Kiln is reading the instructions for {0}", TARGET_SLOT),
+        did: () => l10n.t("Kiln read the instructions for {0}", TARGET_SLOT),
+        denied: () => l10n.t("Kiln was not allowed to read the instructions for {0}", TARGET_SLOT),
+        failed: () => l10n.t("Kiln could not read the instructions for {0}", TARGET_SLOT),
       }),
       target: args.task,
     });

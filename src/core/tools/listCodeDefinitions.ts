@@ -22,11 +22,11 @@ export const listCodeDefinitionsTool = defineTool({
   approval: (args) => ({ summary: l10n.t("List definitions in {0}", args.path), paths: [args.path] }),
   present(args, status) {
     const verbs = {
-      wants: l10n.t("Kiln wants to list the definitions in {0}", TARGET_SLOT),
-      doing: l10n.t("Kiln is listing the definitions in {0}", TARGET_SLOT),
-      did: l10n.t("Kiln listed the definitions in {0}", TARGET_SLOT),
-      denied: l10n.t("Kiln was not allowed to list the definitions in {0}", TARGET_SLOT),
-      failed: l10n.t("Kiln could not list the definitions in {0}", TARGET_SLOT),
+      wants: () => l10n.t("Kiln wants to list the definitions in {0}", TARGET_SLOT),
+      doing: () => l10n.t("Kiln is listing the definitions in {0}", TARGET_SLOT),
+      did: () => l10n.t("Kiln listed the definitions in {0}", TARGET_SLOT),
+      denied: () => l10n.t("Kiln was not allowed to list the definitions in {0}", TARGET_SLOT),
+      failed: () => l10n.t("Kiln could not list the definitions in {0}", TARGET_SLOT),
     };
     return view({ icon: "symbol-class", title: said(status, verbs), target: args.path, link: linkTo(args.path) });
   },

@@ -23,11 +23,11 @@ export const listFilesTool = defineTool({
   approval: (args) => ({ summary: args.recursive ? l10n.t("List {0} recursively", args.path) : l10n.t("List {0}", args.path), paths: [args.path] }),
   present(args, status) {
     const verbs = {
-      wants: l10n.t("Kiln wants to list the files in {0}", TARGET_SLOT),
-      doing: l10n.t("Kiln is listing the files in {0}", TARGET_SLOT),
-      did: l10n.t("Kiln listed the files in {0}", TARGET_SLOT),
-      denied: l10n.t("Kiln was not allowed to list the files in {0}", TARGET_SLOT),
-      failed: l10n.t("Kiln could not list the files in {0}", TARGET_SLOT),
+      wants: () => l10n.t("Kiln wants to list the files in {0}", TARGET_SLOT),
+      doing: () => l10n.t("Kiln is listing the files in {0}", TARGET_SLOT),
+      did: () => l10n.t("Kiln listed the files in {0}", TARGET_SLOT),
+      denied: () => l10n.t("Kiln was not allowed to list the files in {0}", TARGET_SLOT),
+      failed: () => l10n.t("Kiln could not list the files in {0}", TARGET_SLOT),
     };
     return view(
       { icon: "list-tree", title: said(status, verbs), target: args.path, link: linkTo(args.path) },

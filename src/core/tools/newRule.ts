@@ -30,11 +30,11 @@ export const newRuleTool = defineTool({
       {
         icon: "law",
         title: said(status, {
-          wants: l10n.t("Kiln wants to add the rule {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is adding the rule {0}", TARGET_SLOT),
-          did: l10n.t("Kiln added the rule {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to add the rule {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not add the rule {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to add the rule {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is adding the rule {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln added the rule {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to add the rule {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not add the rule {0}", TARGET_SLOT),
         }),
         target: path,
         link: file?.ok ? linkTo(path) : undefined,

@@ -20,11 +20,11 @@ export const newTaskTool = defineTool({
     const heading = {
       icon: "zap" as const,
       title: said(status, {
-        wants: l10n.t("Kiln wants to start a subtask in {0} mode", TARGET_SLOT),
-        doing: l10n.t("Kiln is running a subtask in {0} mode", TARGET_SLOT),
-        did: l10n.t("Kiln ran a subtask in {0} mode", TARGET_SLOT),
-        denied: l10n.t("Kiln was not allowed to start a subtask in {0} mode", TARGET_SLOT),
-        failed: l10n.t("Kiln could not start a subtask in {0} mode", TARGET_SLOT),
+        wants: () => l10n.t("Kiln wants to start a subtask in {0} mode", TARGET_SLOT),
+        doing: () => l10n.t("Kiln is running a subtask in {0} mode", TARGET_SLOT),
+        did: () => l10n.t("Kiln ran a subtask in {0} mode", TARGET_SLOT),
+        denied: () => l10n.t("Kiln was not allowed to start a subtask in {0} mode", TARGET_SLOT),
+        failed: () => l10n.t("Kiln could not start a subtask in {0} mode", TARGET_SLOT),
       }),
       target: args.mode,
     };

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import type { ToolStatus } from "../../shared/protocol/chat";
-import { fields, TARGET_SLOT, type ToolHunk, type ToolIcon, type ToolLink, type ToolView, type ToolViewBody } from "../../shared/toolView";
+import { fields, TARGET_SLOT, withoutTarget, type ToolHunk, type ToolIcon, type ToolLink, type ToolView, type ToolViewBody } from "../../shared/toolView";
 
 /**
  * Helpers for the tools' `present`: they read arguments leniently, as they are while they stream
@@ -94,15 +94,16 @@ export function checklistItems(text: string): Extract<ToolViewBody, { kind: "che
 /**
  * A card's title in each status, each a whole sentence so a translation can say it its own way:
  * "Kiln wants to edit ␁", "Kiln is editing ␁", "Kiln edited ␁", "Kiln was not allowed to edit ␁",
- * "Kiln could not edit ␁", with TARGET_SLOT (as `{0}`) where the target goes. Made by a function, in
- * l10n.t calls, when a card is drawn: the display language's bundle is applied after this loads.
+ * "Kiln could not edit ␁", with TARGET_SLOT (as `{0}`) where the target goes. Each is an l10n.t
+ * call made when a card is drawn (the display language's bundle is applied after this loads), and
+ * only the one for the call's status is made: a card is drawn again on every streamed piece.
  */
 export interface Sentences {
-  wants: string;
-  doing: string;
-  did: string;
-  denied: string;
-  failed: string;
+  wants: () => string;
+  doing: () => string;
+  did: () => string;
+  denied: () => string;
+  failed: () => string;
 }
 
 /** The title sentence for a call in this status. */
@@ -110,37 +111,37 @@ export function said(status: ToolStatus, sentences: Sentences): string {
   switch (status) {
     case "streaming":
     case "waiting":
-      return sentences.wants;
+      return sentences.wants();
     case "running":
-      return sentences.doing;
+      return sentences.doing();
     case "done":
-      return sentences.did;
+      return sentences.did();
     case "denied":
-      return sentences.denied;
+      return sentences.denied();
     case "error":
-      return sentences.failed;
+      return sentences.failed();
   }
 }
 
 /** The file tools' sentences, shared so every kind of edit reads the same. */
 export function editing(): Sentences {
   return {
-    wants: l10n.t("Kiln wants to edit {0}", TARGET_SLOT),
-    doing: l10n.t("Kiln is editing {0}", TARGET_SLOT),
-    did: l10n.t("Kiln edited {0}", TARGET_SLOT),
-    denied: l10n.t("Kiln was not allowed to edit {0}", TARGET_SLOT),
-    failed: l10n.t("Kiln could not edit {0}", TARGET_SLOT),
+    wants: () => l10n.t("Kiln wants to edit {0}", TARGET_SLOT),
+    doing: () => l10n.t("Kiln is editing {0}", TARGET_SLOT),
+    did: () => l10n.t("Kiln edited {0}", TARGET_SLOT),
+    denied: () => l10n.t("Kiln was not allowed to edit {0}", TARGET_SLOT),
+    failed: () => l10n.t("Kiln could not edit {0}", TARGET_SLOT),
   };
 }
 
 /** The command tools' sentences: a command line, a workflow. */
 export function running(): Sentences {
   return {
-    wants: l10n.t("Kiln wants to run {0}", TARGET_SLOT),
-    doing: l10n.t("Kiln is running {0}", TARGET_SLOT),
-    did: l10n.t("Kiln ran {0}", TARGET_SLOT),
-    denied: l10n.t("Kiln was not allowed to run {0}", TARGET_SLOT),
-    failed: l10n.t("Kiln could not run {0}", TARGET_SLOT),
+    wants: () => l10n.t("Kiln wants to run {0}", TARGET_SLOT),
+    doing: () => l10n.t("Kiln is running {0}", TARGET_SLOT),
+    did: () => l10n.t("Kiln ran {0}", TARGET_SLOT),
+    denied: () => l10n.t("Kiln was not allowed to run {0}", TARGET_SLOT),
+    failed: () => l10n.t("Kiln could not run {0}", TARGET_SLOT),
   };
 }
 
@@ -174,7 +175,7 @@ export function view(heading: Heading, body?: ToolViewBody): ToolView {
   return {
     icon,
     // Until the target arrives its slot is left out, and the space beside it.
-    title: target ? title : title.split(TARGET_SLOT).join("").replace(/\s+/g, " ").trim(),
+    title: target ? title : withoutTarget(title),
     ...(target ? { target, ...(code && { code }), ...(link && { link }) } : {}),
     ...(body ? { body } : {}),
   };
@@ -190,11 +191,11 @@ export function plainView(name: string, params: Readonly<Record<string, string>>
   const tool = name || l10n.t("a tool");
   // The target (a path or URL) follows the tool's name: these sentences have no slot for it.
   const title = said(status, {
-    wants: l10n.t("Kiln wants to use {0}", tool),
-    doing: l10n.t("Kiln is using {0}", tool),
-    did: l10n.t("Kiln used {0}", tool),
-    denied: l10n.t("Kiln was not allowed to use {0}", tool),
-    failed: l10n.t("Kiln could not use {0}", tool),
+    wants: () => l10n.t("Kiln wants to use {0}", tool),
+    doing: () => l10n.t("Kiln is using {0}", tool),
+    did: () => l10n.t("Kiln used {0}", tool),
+    denied: () => l10n.t("Kiln was not allowed to use {0}", tool),
+    failed: () => l10n.t("Kiln could not use {0}", tool),
   });
   return view({ icon: "tools", title, target: key && params[key], link: key === "path" ? linkTo(params.path) : undefined }, fieldsBody(rows));
 }

@@ -46,11 +46,11 @@ export const readCommandOutputTool = defineTool({
   // No approval: it only reads what a command the user approved printed, or stops that command.
   present(args, status) {
     const verbs = {
-      wants: l10n.t("Kiln wants to read the output of command {0}", TARGET_SLOT),
-      doing: l10n.t("Kiln is reading the output of command {0}", TARGET_SLOT),
-      did: l10n.t("Kiln read the output of command {0}", TARGET_SLOT),
-      denied: l10n.t("Kiln was not allowed to read the output of command {0}", TARGET_SLOT),
-      failed: l10n.t("Kiln could not read the output of command {0}", TARGET_SLOT),
+      wants: () => l10n.t("Kiln wants to read the output of command {0}", TARGET_SLOT),
+      doing: () => l10n.t("Kiln is reading the output of command {0}", TARGET_SLOT),
+      did: () => l10n.t("Kiln read the output of command {0}", TARGET_SLOT),
+      denied: () => l10n.t("Kiln was not allowed to read the output of command {0}", TARGET_SLOT),
+      failed: () => l10n.t("Kiln could not read the output of command {0}", TARGET_SLOT),
     };
     return view(
       { icon: "output", title: said(status, verbs), target: args.id },

@@ -183,11 +183,11 @@ export const readFileTool = defineTool({
       {
         icon: "eye",
         title: said(status, {
-          wants: l10n.t("Kiln wants to read {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is reading {0}", TARGET_SLOT),
-          did: l10n.t("Kiln read {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to read {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not read {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to read {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is reading {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln read {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to read {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not read {0}", TARGET_SLOT),
         }),
         target,
         link: one ? linkTo(args.path, args.start_line) : undefined,

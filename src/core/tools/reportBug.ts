@@ -17,11 +17,11 @@ export const reportBugTool = defineTool({
       {
         icon: "bug",
         title: said(status, {
-          wants: l10n.t("Kiln wants to report a bug: {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is reporting a bug: {0}", TARGET_SLOT),
-          did: l10n.t("Kiln reported a bug: {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to report a bug: {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not report a bug: {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to report a bug: {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is reporting a bug: {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln reported a bug: {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to report a bug: {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not report a bug: {0}", TARGET_SLOT),
         }),
         target: args.title,
       },

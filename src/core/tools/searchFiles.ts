@@ -41,11 +41,11 @@ export const searchFilesTool = defineTool({
       {
         icon: "search",
         title: said(status, {
-          wants: l10n.t("Kiln wants to search {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is searching {0}", TARGET_SLOT),
-          did: l10n.t("Kiln searched {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to search {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not search {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to search {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is searching {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln searched {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to search {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not search {0}", TARGET_SLOT),
         }),
         target: args.path,
         link: linkTo(args.path),

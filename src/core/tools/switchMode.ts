@@ -17,11 +17,11 @@ export const switchModeTool = defineTool({
       {
         icon: "arrow-swap",
         title: said(status, {
-          wants: l10n.t("Kiln wants to switch to {0} mode", TARGET_SLOT),
-          doing: l10n.t("Kiln is switching to {0} mode", TARGET_SLOT),
-          did: l10n.t("Kiln switched to {0} mode", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to switch to {0} mode", TARGET_SLOT),
-          failed: l10n.t("Kiln could not switch to {0} mode", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to switch to {0} mode", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is switching to {0} mode", TARGET_SLOT),
+          did: () => l10n.t("Kiln switched to {0} mode", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to switch to {0} mode", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not switch to {0} mode", TARGET_SLOT),
         }),
         target: args.mode_slug,
       },

@@ -16,11 +16,11 @@ export const updateTodoListTool = defineTool({
       {
         icon: "checklist",
         title: said(status, {
-          wants: l10n.t("Kiln wants to update the todo list"),
-          doing: l10n.t("Kiln is updating the todo list"),
-          did: l10n.t("Kiln updated the todo list"),
-          denied: l10n.t("Kiln was not allowed to update the todo list"),
-          failed: l10n.t("Kiln could not update the todo list"),
+          wants: () => l10n.t("Kiln wants to update the todo list"),
+          doing: () => l10n.t("Kiln is updating the todo list"),
+          did: () => l10n.t("Kiln updated the todo list"),
+          denied: () => l10n.t("Kiln was not allowed to update the todo list"),
+          failed: () => l10n.t("Kiln could not update the todo list"),
         }),
       },
       args.todos === undefined ? undefined : { kind: "checklist", items: checklistItems(args.todos) },

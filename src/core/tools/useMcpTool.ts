@@ -51,11 +51,11 @@ export const useMcpToolTool = defineTool({
       {
         icon: "plug",
         title: said(status, {
-          wants: l10n.t("Kiln wants to use {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is using {0}", TARGET_SLOT),
-          did: l10n.t("Kiln used {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to use {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not use {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to use {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is using {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln used {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to use {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not use {0}", TARGET_SLOT),
         }),
         target: [args.server_name, args.tool_name].filter(Boolean).join(" · "),
       },
@@ -111,11 +111,11 @@ export const accessMcpResourceTool = defineTool({
   },
   present(args, status) {
     const verbs = {
-      wants: l10n.t("Kiln wants to read a resource from {0}", TARGET_SLOT),
-      doing: l10n.t("Kiln is reading a resource from {0}", TARGET_SLOT),
-      did: l10n.t("Kiln read a resource from {0}", TARGET_SLOT),
-      denied: l10n.t("Kiln was not allowed to read a resource from {0}", TARGET_SLOT),
-      failed: l10n.t("Kiln could not read a resource from {0}", TARGET_SLOT),
+      wants: () => l10n.t("Kiln wants to read a resource from {0}", TARGET_SLOT),
+      doing: () => l10n.t("Kiln is reading a resource from {0}", TARGET_SLOT),
+      did: () => l10n.t("Kiln read a resource from {0}", TARGET_SLOT),
+      denied: () => l10n.t("Kiln was not allowed to read a resource from {0}", TARGET_SLOT),
+      failed: () => l10n.t("Kiln could not read a resource from {0}", TARGET_SLOT),
     };
     return view({ icon: "plug", title: said(status, verbs), target: args.server_name }, fieldsBody([[l10n.t("URI"), args.uri]]));
   },

@@ -44,11 +44,11 @@ export const writeToFileTool = defineTool({
       {
         icon: "new-file",
         title: said(status, {
-          wants: l10n.t("Kiln wants to write {0}", TARGET_SLOT),
-          doing: l10n.t("Kiln is writing {0}", TARGET_SLOT),
-          did: l10n.t("Kiln wrote {0}", TARGET_SLOT),
-          denied: l10n.t("Kiln was not allowed to write {0}", TARGET_SLOT),
-          failed: l10n.t("Kiln could not write {0}", TARGET_SLOT),
+          wants: () => l10n.t("Kiln wants to write {0}", TARGET_SLOT),
+          doing: () => l10n.t("Kiln is writing {0}", TARGET_SLOT),
+          did: () => l10n.t("Kiln wrote {0}", TARGET_SLOT),
+          denied: () => l10n.t("Kiln was not allowed to write {0}", TARGET_SLOT),
+          failed: () => l10n.t("Kiln could not write {0}", TARGET_SLOT),
         }),
         target: args.path,
         link: linkTo(args.path),
