@@ -8,6 +8,10 @@ export const HistoryEntrySchema = z.object({
   workspace: z.string().max(4_096),
   mode: z.string().max(100),
   model: z.string().max(300),
+  /** The provider kind the task last ran with (absent in tasks saved before it was kept): a resumed task goes back to it. */
+  provider: z.string().max(50).optional(),
+  /** Where its requests went, without credentials; absent for the provider's default endpoint. */
+  baseUrl: z.string().max(2_000).optional(),
   protocol: z.enum(["xml", "native"]),
   tokensIn: z.number().nonnegative(),
   tokensOut: z.number().nonnegative(),

@@ -9,3 +9,4 @@ await (await import("./chatBench")).runChatBench(process.cwd());
 await (await import("./historyBench")).runHistoryBench();
 await (await import("./commandPolicyBench")).runCommandPolicyBench();
 await (await import("./streamLimitsBench")).runStreamLimitsBench(process.cwd());
+await (await import("./providerBench")).runProviderBench();

@@ -47,7 +47,7 @@ describe("headless CLI", () => {
   });
 
   it("exits 2 with usage on bad arguments", async () => {
-    const result = await run(["chat", "--provider", "gemini", "hi"], {});
+    const result = await run(["chat", "--provider", "palm", "hi"], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--provider must be one of/);
   });

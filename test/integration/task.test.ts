@@ -143,7 +143,7 @@ describe("Task: a chat turn streamed from the model", () => {
     server.enqueue(...[1, 2, 3].map(() => ({ fault: { type: "http" as const, status: 503, message: "overloaded" } })));
     await task.send("go");
     expect(events.filter((e) => e.type === "retrying").map((e) => (e as { delayMs: number }).delayMs)).toEqual([5, 10]);
-    expect(task.snapshot().at(-1)).toMatchObject({ role: "error", error: { kind: "server" } });
+    expect(task.snapshot().at(-1)).toMatchObject({ role: "error", error: { kind: "overloaded" } });
   });
 
   it("does not retry a rejected key", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRetryAfter } from "../../src/core/llm/errors";
+import { httpFailure, parseRetryAfter } from "../../src/core/llm/errors";
 import { createProvider } from "../../src/core/llm/createProvider";
 
 describe("Retry-After", () => {
@@ -28,5 +28,37 @@ describe("provider settings", () => {
 
   it("refuses a base URL that is not http(s)", () => {
     expect(() => createProvider({ kind: "openai", baseUrl: "file:///etc/passwd", model: "", apiKey: "k" })).toThrow(/not an http\(s\) URL/);
+  });
+});
+
+describe("httpFailure: every provider's errors as the same kinds a person can act on", () => {
+  it.each([
+    [{ status: 401, detail: "invalid x-api-key" }, "auth"],
+    [{ status: 400, detail: "API key not valid. Please pass a valid API key.", code: "INVALID_ARGUMENT" }, "auth"],
+    [{ status: 403, detail: "The security token included in the request is invalid.", code: "UnrecognizedClientException" }, "auth"],
+    [{ status: 403, detail: "You don't have access to the model with the specified model ID.", code: "AccessDeniedException" }, "no_access"],
+    [{ status: 404, detail: 'model "llama9" not found, try pulling it first' }, "model_not_found"],
+    [{ status: 404, detail: "Not Found" }, "bad_request"],
+    [{ status: 429, detail: "Too many requests", retryAfter: "7" }, "rate_limit"],
+    [{ status: 400, detail: "Too many tokens, please wait before trying again.", code: "ThrottlingException" }, "rate_limit"],
+    [{ status: 529, detail: "Overloaded" }, "overloaded"],
+    [{ status: 503, detail: "Bedrock is unable to process your request.", code: "ServiceUnavailableException" }, "overloaded"],
+    [{ status: 500, detail: "Internal error" }, "server"],
+    [{ status: 400, detail: "prompt is too long: 212000 tokens > 200000 maximum" }, "context_too_long"],
+    [{ status: 400, detail: "This model's maximum context length is 128000 tokens." }, "context_too_long"],
+    [{ status: 400, detail: "Input is too long for requested model.", code: "ValidationException" }, "context_too_long"],
+    [{ status: 400, detail: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy." }, "refused"],
+    [{ status: 400, detail: "messages: roles must alternate" }, "bad_request"],
+  ] as const)("%j is %s, with the provider's words kept", (failure, kind) => {
+    const err = httpFailure(failure, "Acme");
+    expect(err.kind).toBe(kind);
+    expect(err.status).toBe(failure.status);
+    expect(err.providerDetail).toBe(failure.detail);
+    expect(err.message).toContain("Acme");
+    expect(err.message).toContain(failure.detail);
+  });
+
+  it("keeps Retry-After for a rate limit", () => {
+    expect(httpFailure({ status: 429, detail: "slow down", retryAfter: "12" }, "Acme").retryAfterMs).toBe(12_000);
   });
 });

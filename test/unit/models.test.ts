@@ -146,3 +146,36 @@ describe("formatUsd", () => {
     expect(formatUsd(NaN)).toBe("$?");
   });
 });
+
+describe("the table for Gemini, and for Claude on Bedrock and Vertex", () => {
+  it.each([
+    ["bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5"],
+    ["bedrock", "anthropic.claude-3-5-haiku-20241022-v1:0", "claude-3-5-haiku"],
+    ["bedrock", "global.anthropic.claude-opus-4-5-20251101-v1:0", "claude-opus-4-5"],
+    ["vertex", "claude-sonnet-4-5@20250929", "claude-sonnet-4-5"],
+    ["vertex", "gemini-2.5-pro", "gemini-2.5-pro"],
+    ["gemini", "gemini-2.5-flash-lite", "gemini-2.5-flash-lite"],
+    ["gemini", "models/gemini-2.5-pro", "gemini-2.5-pro"],
+  ] as const)("%s %s is priced as %s", (kind, id, matched) => {
+    expect(resolveModelInfo(kind, id).matched).toBe(matched);
+  });
+
+  it("does not price another vendor's model on Bedrock as Claude", () => {
+    expect(resolveModelInfo("bedrock", "meta.llama3-70b-instruct-v1:0").known).toBe(false);
+    expect(resolveModelInfo("bedrock", "amazon.nova-pro-v1:0").info.inputPrice).toBeUndefined();
+  });
+
+  it("charges Gemini 2.5 Pro's higher rate past 200k input, with cached tokens at the cache rate", () => {
+    const { info } = resolveModelInfo("gemini", "gemini-2.5-pro");
+    expect(costOf({ inputTokens: 100_000, outputTokens: 1_000, cacheReadTokens: 40_000 }, info, usageConvention("gemini"))).toBeCloseTo((60_000 * 1.25 + 40_000 * 0.125 + 1_000 * 10) / 1e6, 10);
+    expect(costOf({ inputTokens: 300_000, outputTokens: 1_000 }, info, usageConvention("gemini"))).toBeCloseTo((300_000 * 2.5 + 1_000 * 15) / 1e6, 10);
+  });
+
+  it("counts Bedrock's cache reads and writes apart from input, as Anthropic does", () => {
+    const { info } = resolveModelInfo("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0");
+    expect(costOf({ inputTokens: 1_000, outputTokens: 100, cacheReadTokens: 10_000, cacheWriteTokens: 2_000 }, info, usageConvention("bedrock"))).toBeCloseTo(
+      (1_000 * 3 + 10_000 * 0.3 + 2_000 * 3.75 + 100 * 15) / 1e6,
+      10,
+    );
+  });
+});

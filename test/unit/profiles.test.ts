@@ -21,7 +21,7 @@ describe("profile validation", () => {
 
   it.each([
     [{ name: "", kind: "openai" }, "name", /needs a name/],
-    [{ name: "x", kind: "gemini" }, "kind", /anthropic, openai, openai-compatible/],
+    [{ name: "x", kind: "palm" }, "kind", /anthropic, openai, openai-compatible, openrouter, gemini/],
     [{ name: "x", kind: "openai", baseUrl: "ftp://host" }, "baseUrl", /http\(s\) URL/],
     [{ name: "x", kind: "openai-compatible", model: "m" }, "baseUrl", /needs a base URL/],
     [{ name: "x", kind: "openai-compatible", baseUrl: "http://h/v1" }, "model", /needs a model id/],
@@ -97,8 +97,8 @@ describe("the default profile (kiln.provider.*)", () => {
   });
 
   it("with a bad kind is reported and the named profiles still work", () => {
-    const s = buildState(legacyProfile({ ...LEGACY, kind: "gemini" }), [local], "", {});
-    expect(s.errors).toEqual(['kiln.provider.kind is "gemini"; it must be one of anthropic, openai, openai-compatible.']);
+    const s = buildState(legacyProfile({ ...LEGACY, kind: "palm" }), [local], "", {});
+    expect(s.errors).toEqual([expect.stringMatching(/^kiln\.provider\.kind is "palm"; it must be one of anthropic, openai, .*, zai\.$/)]);
     expect(chooseProfile(s, "code").profile?.name).toBe("Local");
   });
 
@@ -200,5 +200,27 @@ describe("editing profiles", () => {
     expect(pinMode(r, state(), "code", "big")).toEqual({ ok: true, edit: { pins: { architect: "Local", ask: "Big", code: "Big" } } });
     expect(pinMode(r, state(), "ask", undefined)).toEqual({ ok: true, edit: { pins: { architect: "Local" } } });
     expect(pinMode(r, state(), "code", "Nope")).toEqual({ ok: false, message: 'there is no profile "Nope"' });
+  });
+});
+
+describe("profiles for every provider kind", () => {
+  it("keep the provider's own settings, and only its own", () => {
+    const bedrock = validateProfile({ name: "AWS", kind: "bedrock", region: " eu-central-1 ", awsProfile: "work" });
+    expect(bedrock).toMatchObject({ ok: true, profile: { kind: "bedrock", region: "eu-central-1", awsProfile: "work" } });
+    expect(validateProfile({ name: "A", kind: "anthropic", region: "us-east-1" })).toEqual({ ok: false, field: "region", message: "Anthropic has no such setting" });
+    expect(validateProfile({ name: "V", kind: "vertex", project: "my-proj", region: "europe-west1", keyFile: "/keys/sa.json" })).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    [{ name: "Az", kind: "azure", model: "dep" }, "baseUrl", "Azure OpenAI needs a base URL"],
+    [{ name: "Az", kind: "azure", baseUrl: "https://x.openai.azure.com" }, "model", "Azure OpenAI needs the deployment's name as the model"],
+    [{ name: "Local", kind: "ollama" }, "model", "Ollama needs a model id"],
+    [{ name: "LMS", kind: "lmstudio" }, "model", "LM Studio needs a model id"],
+  ])("say what a provider without a default needs: %j", (input, field, message) => {
+    expect(validateProfile(input)).toEqual({ ok: false, field, message });
+  });
+
+  it("take a preset with nothing but its kind: its URL and model are the vendor's", () => {
+    expect(validateProfile({ name: "DS", kind: "deepseek" })).toMatchObject({ ok: true, profile: { kind: "deepseek", baseUrl: "", model: "" } });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PROVIDER_KINDS } from "../../src/shared/providerCatalog";
 import { deleteProfile, pinMode, saveProfile } from "../../src/hosts/vscode/settings/profileEdits";
 import { buildState, legacyProfile, validateProfile } from "../../src/hosts/vscode/settings/profiles";
 import { AutoApproveChangesSchema, OptionChangesSchema, settingProblem } from "../../src/shared/protocol/settings";
@@ -69,7 +70,8 @@ describe("settings refused with the same words in English", () => {
 
   it("a profile's field says what it must be", () => {
     useEnglish();
-    expect(validateProfile({ name: "x", kind: "gpt" })).toEqual({ ok: false, field: "kind", message: "must be one of anthropic, openai, openai-compatible" });
+    expect(validateProfile({ name: "x", kind: "gpt" })).toEqual({ ok: false, field: "kind", message: `must be one of ${PROVIDER_KINDS.join(", ")}` });
+    expect(PROVIDER_KINDS).toEqual(expect.arrayContaining(["anthropic", "openai", "openai-compatible", "openrouter", "ollama", "deepseek"]));
   });
 });
 

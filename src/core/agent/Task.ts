@@ -61,8 +61,8 @@ export class Task implements Disposable {
   /** The task as task history saves it; undefined for a task that has no place in history. */
   saved(): SavedTask | undefined {
     const { identity } = this.options;
-    const { conversation, requests, protocol, model, usage, status } = this.runtime;
-    return identity && recordOf({ identity, conversation, items: this.log.snapshot(), usage, todos: [...this.runtime.todos], requests, status, mode: this.info().mode, protocol, model });
+    const { conversation, requests, protocol, model, provider, usage, status } = this.runtime;
+    return identity && recordOf({ identity, conversation, items: this.log.snapshot(), usage, todos: [...this.runtime.todos], requests, status, mode: this.info().mode, protocol, model, provider });
   }
 
   get busy(): boolean {

@@ -81,7 +81,7 @@ export class ContextGuard {
     await loadTokenizer();
     const settings = this.settings();
     const { info } = this.task.models.resolve(provider);
-    const convention = usageConvention(provider.kind);
+    const convention = usageConvention(provider.kind, provider.model);
     this.shortenAfter = settings.shortenResultsAfter;
     await this.shortener.prepare(this.task.conversation.apiView(), this.shortenAfter, this.task.toolbox?.saveOverflow, (m) => this.task.logger.warn(m));
     const perRequest = settings.budget.maxInputPerRequest ?? Infinity;
@@ -186,7 +186,7 @@ export class ContextGuard {
       const provider = separate ?? (await this.task.getProvider());
       // A separate profile's model is priced by the table alone: the task's overrides describe the task's model.
       const info = separate ? resolveModelInfo(separate.kind, separate.model).info : this.task.models.resolve(provider).info;
-      const convention = usageConvention(provider.kind);
+      const convention = usageConvention(provider.kind, provider.model);
       const input = window.messages.reduce((sum, m) => sum + this.tokensOf(m), 0);
       const settings = this.settings();
       const maxCost = costOf({ inputTokens: input, outputTokens: info.maxOutputTokens }, info, convention);

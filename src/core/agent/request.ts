@@ -36,7 +36,7 @@ export async function requestTurn(signal: AbortSignal, task: TaskRuntime, messag
   try {
     const provider = await task.getProvider();
     const model = task.models.resolve(provider);
-    task.noteModel(provider.model, model.info.supportsImages);
+    task.noteModel(provider, model.info.supportsImages);
     if (task.protocol === "native" && auto && !model.info.supportsNativeTools) {
       task.fallBackToXml(`${provider.model} does not support native tool calls`);
     }
@@ -56,9 +56,9 @@ export async function requestTurn(signal: AbortSignal, task: TaskRuntime, messag
         continue;
       }
       const { type: _usage, ...request } = event;
-      const cost = costOf(request, model.info, usageConvention(provider.kind));
+      const cost = costOf(request, model.info, usageConvention(provider.kind, provider.model));
       usage.add(request, cost);
-      usage.noteContext(request, model.info, usageConvention(provider.kind));
+      usage.noteContext(request, model.info, usageConvention(provider.kind, provider.model));
       log.fire({ type: "usage", request, cost, total: usage.total(), totalCost: usage.totalCost() });
     }
     const { raw, xmlTools, nativeBlocks, cardOf, cut } = reader.finish();

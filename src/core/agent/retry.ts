@@ -11,7 +11,7 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 1000, ma
 
 /** Transient failures are worth another try; a bad key or a bad request is not. */
 export function isTransient(err: ProviderError): boolean {
-  return err.kind === "rate_limit" || err.kind === "server" || err.kind === "network" || err.kind === "stream";
+  return err.kind === "rate_limit" || err.kind === "overloaded" || err.kind === "server" || err.kind === "network" || err.kind === "stream";
 }
 
 /** The server's Retry-After when it gave one, else exponential backoff; both capped. */

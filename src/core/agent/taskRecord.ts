@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ChatItem } from "../../shared/protocol/chat";
 import { mendInterrupted } from "../history/resume";
+import { redactSecrets } from "../llm/redact";
 import type { SavedTask } from "../history/types";
 import type { TodoItem } from "../ports/taskControls";
 import type { TaskStatus } from "./ChatLog";
@@ -25,6 +26,26 @@ export interface TaskParts {
   mode: string;
   protocol: "xml" | "native";
   model: string;
+  provider?: ProviderRecord;
+}
+
+/** The provider a task ran with, as history keeps it. */
+export interface ProviderRecord {
+  kind: string;
+  /** Absent for the provider's default endpoint. */
+  baseUrl?: string;
+}
+
+/** A base URL as history may keep it: no user name or password (http://user:pass@host), no key that was registered as secret. */
+export function storableUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return redactSecrets(parsed.toString().replace(/\/$/, ""));
+  } catch {
+    return undefined;
+  }
 }
 
 const TITLE_CHARS = 200;
@@ -49,6 +70,8 @@ export function recordOf(parts: TaskParts): SavedTask {
       workspace: rest.identity.workspace,
       mode: rest.mode,
       model: rest.model,
+      ...(rest.provider && { provider: rest.provider.kind }),
+      ...(rest.provider?.baseUrl && storableUrl(rest.provider.baseUrl) && { baseUrl: storableUrl(rest.provider.baseUrl) }),
       protocol: rest.protocol,
       tokensIn: total.inputTokens,
       tokensOut: total.outputTokens,
@@ -98,6 +121,7 @@ export function restoreParts(saved: SavedTask, usage: UsageMeter): Omit<TaskPart
     status,
     protocol: saved.entry.protocol,
     model: saved.entry.model,
+    ...(e.provider && { provider: { kind: e.provider, ...(e.baseUrl && { baseUrl: e.baseUrl }) } }),
   };
 }
 

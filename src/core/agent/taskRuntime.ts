@@ -12,7 +12,7 @@ import { RepetitionGuard } from "./guards";
 import { ModelInfoSource } from "./modelInfo";
 import type { ApprovalTally } from "./pipeline";
 import { checkedReplyLimits, type ReplyLimits } from "./replyLimits";
-import { restoreParts } from "./taskRecord";
+import { restoreParts, type ProviderRecord } from "./taskRecord";
 import type { ModeState, Toolbox } from "./toolbox";
 import { UsageMeter } from "./usage";
 
@@ -80,6 +80,8 @@ export class TaskRuntime {
   private errors = 0;
   /** The model of the last request, for task history. */
   private modelValue = "";
+  /** The provider of the last request, for task history: a resumed task goes back to it. */
+  private providerValue: ProviderRecord | undefined;
   /** Whether the current model takes images, as of the last request. */
   private visionValue = false;
 
@@ -89,7 +91,13 @@ export class TaskRuntime {
   ) {
     this.log = new ChatLog(options.idPrefix);
     this.models = new ModelInfoSource(options.modelOverrides, options.logger);
-    ({ toolbox: this.toolbox, getProvider: this.getProvider, logger: this.logger, systemPrompt: this.systemPrompt, context: this.context } = options);
+    ({ toolbox: this.toolbox, logger: this.logger, systemPrompt: this.systemPrompt, context: this.context } = options);
+    // Every request's provider is asked about its model first (once each), so windows and prices are its own.
+    this.getProvider = async () => {
+      const provider = await options.getProvider();
+      await this.models.learn(provider);
+      return provider;
+    };
     this.protocolSetting = options.protocol ?? "auto";
     this.protocolValue = this.protocolSetting === "xml" ? "xml" : "native";
     const toolbox = options.toolbox;
@@ -101,7 +109,7 @@ export class TaskRuntime {
     this.conversation = restored?.conversation ?? new Conversation();
     if (restored) {
       this.log.load(restored.items);
-      ({ todos: this.todoList, requests: this.requests, status: this.statusValue, protocol: this.protocolValue, model: this.modelValue } = restored);
+      ({ todos: this.todoList, requests: this.requests, status: this.statusValue, protocol: this.protocolValue, model: this.modelValue, provider: this.providerValue } = restored);
     }
   }
 
@@ -140,9 +148,14 @@ export class TaskRuntime {
     return this.visionValue;
   }
 
-  /** The model a request goes to, and whether it takes images. */
-  noteModel(model: string, vision: boolean): void {
-    this.modelValue = model;
+  get provider(): ProviderRecord | undefined {
+    return this.providerValue;
+  }
+
+  /** The provider and model a request goes to, and whether the model takes images. */
+  noteModel(provider: Pick<Provider, "kind" | "model" | "baseUrl">, vision: boolean): void {
+    this.modelValue = provider.model;
+    this.providerValue = { kind: provider.kind, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) };
     this.visionValue = vision;
   }
 

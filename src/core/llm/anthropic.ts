@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import Anthropic from "@anthropic-ai/sdk";
-import type { LlmRequest, Provider, StreamEvent } from "./types";
+import type { LlmRequest, ModelListing, Provider, StreamEvent } from "./types";
+import { listingsFrom } from "./modelListings";
 import { toAnthropicMessages, toAnthropicTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
 import { withCacheMarks } from "./promptCache";
@@ -9,18 +10,38 @@ import { DEFAULT_STREAM_TIMEOUTS, RequestWatch, watchedEvents, type StreamTimeou
 
 const DEFAULT_MAX_TOKENS = 8192;
 
+/**
+ * Claude served by someone else (Google Vertex AI) through a client that speaks the Messages API
+ * on Anthropic's terms, and the name the user knows that service by.
+ */
+export interface AnthropicHost {
+  client: { messages: Pick<Anthropic.Messages, "create"> };
+  providerName: string;
+}
+
 export class AnthropicProvider implements Provider {
   readonly kind = "anthropic" as const;
-  private readonly client: Anthropic;
+  /** Undefined when a host's client serves the model: its list is the host's business. */
+  private readonly client: Anthropic | undefined;
+  private readonly messages: AnthropicHost["client"]["messages"];
+  private readonly name: string;
 
   constructor(
     apiKey: string,
     readonly model: string,
-    baseUrl?: string,
+    readonly baseUrl = "",
     private readonly timeouts: StreamTimeouts = DEFAULT_STREAM_TIMEOUTS,
+    host?: AnthropicHost,
   ) {
-    // Retries belong to the loop (it shows them and honours Retry-After), not to the SDK.
-    this.client = new Anthropic({ apiKey, baseURL: baseUrl || undefined, maxRetries: 0 });
+    this.name = host?.providerName ?? "Anthropic";
+    if (host) {
+      this.client = undefined;
+      this.messages = host.client.messages;
+    } else {
+      // Retries belong to the loop (it shows them and honours Retry-After), not to the SDK.
+      this.client = new Anthropic({ apiKey, baseURL: this.baseUrl || undefined, maxRetries: 0 });
+      this.messages = this.client.messages;
+    }
   }
 
   async *stream(request: LlmRequest): AsyncIterable<StreamEvent> {
@@ -28,13 +49,13 @@ export class AnthropicProvider implements Provider {
     let cacheReadTokens = 0;
     let cacheWriteTokens = 0;
     let complete = false;
-    const watch = new RequestWatch(request.signal, this.timeouts, "Anthropic");
+    const watch = new RequestWatch(request.signal, this.timeouts, this.name);
     try {
       // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
       const sent = { system: redactSecrets(request.system), messages: redactDeep(request.messages) };
       const { system, tools, messages } = withCacheMarks(sent.system, request.tools?.length ? toAnthropicTools(request.tools) : undefined, toAnthropicMessages(sent.messages));
       const stream = await watch.guard(
-        this.client.messages.create(
+        this.messages.create(
           {
             model: this.model,
             max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -86,19 +107,25 @@ export class AnthropicProvider implements Provider {
       }
       // The OpenAI SDK ends an aborted stream quietly; a cancel must not look like a finished reply.
       if (request.signal?.aborted) throw new CancelledError();
-      if (!complete) throw new ProviderError("stream", l10n.t("Anthropic's reply ended before it was complete (the stream stopped without message_stop)."));
+      if (!complete) throw new ProviderError("stream", l10n.t("{0}'s reply ended before it was complete (the stream stopped without message_stop).", this.name));
     } catch (err) {
-      throw toProviderError(watch.failure(err), "Anthropic");
+      throw toProviderError(watch.failure(err), this.name);
     } finally {
       watch.dispose();
     }
   }
 
-  async listModels(signal?: AbortSignal): Promise<string[]> {
+  async listModels(signal?: AbortSignal): Promise<ModelListing[]> {
+    const client = this.client;
+    if (!client) return [];
     try {
-      const ids: string[] = [];
-      for await (const model of this.client.models.list({ limit: 100 }, { signal })) ids.push(model.id);
-      return ids;
+      const listed: unknown[] = [];
+      for await (const model of client.models.list({ limit: 100 }, { signal })) listed.push(model);
+      // Anthropic lists ids and names only; the window and prices come from the built-in table.
+      return listingsFrom("openai", listed).map((m, i) => {
+        const name = (listed[i] as { display_name?: unknown }).display_name;
+        return typeof name === "string" && name && name !== m.id ? { ...m, name: name.slice(0, 200) } : m;
+      });
     } catch (err) {
       throw toProviderError(err, "Anthropic");
     }

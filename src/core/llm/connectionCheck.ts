@@ -3,11 +3,10 @@ import { createProvider } from "./createProvider";
 import { CancelledError, toProviderError } from "./errors";
 import { API_KEY_ENV } from "./keys";
 import type { ConnectionCheck, ConnectionFailure, ConnectionProblem, ModelList } from "../../shared/protocol/welcome";
-import type { ProviderConfig, ProviderKind } from "./types";
+import { providerEntry, type ProviderConfig, type ProviderKind } from "./types";
 
 export type { ConnectionCheck, ConnectionFailure, ModelList };
 
-const LABELS: Record<ProviderKind, string> = { anthropic: "Anthropic", openai: "OpenAI", "openai-compatible": "the server" };
 /** Enough for any model to say a word; the reply itself is not read. */
 const CHECK_MAX_TOKENS = 16;
 const MAX_MODELS = 500;
@@ -20,12 +19,15 @@ export interface CheckOptions {
   now?: () => number;
 }
 
-/** The product names of the hosted providers; an OpenAI-compatible server is "the server" in its own sentences. */
-const HOSTED: Partial<Record<ProviderKind, string>> = { anthropic: "Anthropic", openai: "OpenAI" };
+/** The product name of a hosted provider; a server the user runs (compatible, Ollama, LM Studio) is "the server" in its own sentences. */
+function hostedName(kind: ProviderKind): string | undefined {
+  const entry = providerEntry(kind);
+  return entry.needsBaseUrl && entry.family !== "azure" ? undefined : entry.family === "ollama" || entry.family === "lmstudio" ? undefined : entry.label;
+}
 
 /** Where the check went: the base URL, else the hosted provider's name (an OpenAI-compatible server always has a URL by then). */
 function where(config: ProviderConfig): string {
-  return config.baseUrl.trim() || (HOSTED[config.kind] ?? "OpenAI-compatible");
+  return config.baseUrl.trim() || providerEntry(config.kind).defaultBaseUrl || providerEntry(config.kind).label;
 }
 
 /** A failure and whether the endpoint answered 404 (a server without a models list, to listModels). */
@@ -44,21 +46,21 @@ export function explainFailure(err: unknown, config: ProviderConfig, timedOutAft
 }
 
 function explain(err: unknown, config: ProviderConfig, timedOutAfterMs?: number): Explained {
-  const failure = toProviderError(err, LABELS[config.kind]);
+  const failure = toProviderError(err, hostedName(config.kind) ?? "the server");
   if (failure instanceof CancelledError) {
     const message =
       timedOutAfterMs !== undefined ? l10n.t("No answer from {0} within {1} s. Check the URL and the network.", where(config), Math.ceil(timedOutAfterMs / 1000)) : l10n.t("The check was cancelled.");
     return { failure: { ok: false, problem: timedOutAfterMs !== undefined ? "network" : "other", message }, notFound: false };
   }
   const detail = failure.message;
-  const said = (problem: ConnectionProblem, message: string): Explained => ({ failure: { ok: false, problem, message, detail }, notFound: false });
+  const said = (problem: ConnectionProblem, message: string, notFound = false): Explained => ({ failure: { ok: false, problem, message, detail }, notFound });
   const model = config.model.trim();
   const baseUrl = config.baseUrl.trim();
-  const hosted = HOSTED[config.kind];
+  const hosted = hostedName(config.kind);
   const status = failure.status;
   switch (failure.kind) {
     case "no_key":
-      return said("key", l10n.t("No API key: paste one, or set {0} in the environment VS Code starts from.", API_KEY_ENV[config.kind]));
+      return said("key", l10n.t("No API key: paste one, or set {0} in the environment VS Code starts from.", API_KEY_ENV[config.kind] ?? "the key"));
     case "auth":
       return said(
         "key",
@@ -77,13 +79,16 @@ function explain(err: unknown, config: ProviderConfig, timedOutAfterMs?: number)
       if (/ENOTFOUND|EAI_AGAIN/.test(detail)) return said("url", l10n.t("The host name in {0} does not resolve. Check the URL, then the network.", where(config)));
       return said("network", l10n.t("Could not reach {0}. Check the network (a proxy or firewall?) and the URL.", where(config)));
     }
+    case "model_not_found":
+    case "no_access":
     case "bad_request":
-      if (/model/i.test(failure.providerDetail ?? "")) {
+      if (failure.kind !== "bad_request" || /model/i.test(failure.providerDetail ?? "")) {
         return said(
           "model",
           hosted
             ? l10n.t('{0} has no model "{1}" (or this key may not use it). Pick one from the list.', hosted, model)
             : l10n.t('The server has no model "{0}" (or this key may not use it). Pick one from the list.', model),
+          status === 404,
         );
       }
       if (status === 404) {
@@ -146,7 +151,7 @@ export async function listModels(config: ProviderConfig, { timeoutMs = CHECK_TIM
     // The list is what a model is picked from: none need be chosen to ask for it.
     const provider = createProvider({ ...config, model: config.model.trim() || "unset" });
     if (!provider.listModels) return { ok: true, models: [] as string[] } as const;
-    const ids = await provider.listModels(signal);
+    const ids = (await provider.listModels(signal)).map((m) => m.id);
     // A server's list is outside input: only plausible ids, each once.
     const models = [...new Set(ids.filter((id) => typeof id === "string" && id.length > 0 && id.length <= 200 && !/[\u0000-\u001f]/.test(id)))];
     return { ok: true, models: models.sort((a, b) => a.localeCompare(b)).slice(0, MAX_MODELS) } as const;

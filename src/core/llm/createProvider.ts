@@ -1,32 +1,68 @@
 import * as l10n from "@vscode/l10n";
 import { AnthropicProvider } from "./anthropic";
 import { ProviderError } from "./errors";
+import { BedrockProvider } from "./bedrock";
+import { GeminiProvider } from "./gemini";
+import { OllamaProvider } from "./ollama";
 import { OpenAiProvider } from "./openai";
+import { VertexProvider } from "./vertex";
 import { registerSecret } from "./redact";
-import { DEFAULT_MODELS, type Provider, type ProviderConfig } from "./types";
+import { DEFAULT_STREAM_TIMEOUTS } from "./requestWatch";
+import { providerEntry, type Provider, type ProviderConfig, type ResolvedProviderConfig } from "./types";
+
+/** The settings with the catalog's defaults filled in, or exactly which setting is missing. */
+export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderConfig {
+  const entry = providerEntry(config.kind);
+  const model = config.model.trim() || entry.defaultModel;
+  const given = config.baseUrl.trim();
+  if (given && !/^https?:\/\/[^\s]+$/i.test(given)) {
+    throw new ProviderError("config", l10n.t('The base URL "{0}" is not an http(s) URL. Fix kiln.provider.baseUrl in the settings.', given));
+  }
+  if (entry.needsBaseUrl && !given) {
+    throw new ProviderError(
+      "config",
+      entry.family === "azure"
+        ? l10n.t("Azure OpenAI needs the resource's endpoint as the base URL (https://NAME.openai.azure.com).")
+        : l10n.t("The openai-compatible provider needs a base URL: set kiln.provider.baseUrl (e.g. http://localhost:11434/v1)."),
+    );
+  }
+  if (!model) {
+    throw new ProviderError(
+      "config",
+      entry.family === "azure"
+        ? l10n.t("Azure OpenAI needs the deployment's name as the model.")
+        : entry.kind === "openai-compatible"
+          ? l10n.t("The openai-compatible provider needs a model id: set kiln.provider.model.")
+          : l10n.t("{0} needs a model id: pick one from its list, or type the one the server uses.", entry.label),
+    );
+  }
+  if (entry.needsKey && !config.apiKey) {
+    throw new ProviderError("no_key", l10n.t('No {0} API key is set. Run "Kiln: Set API Key" (or set {1} in the environment) and retry.', entry.label, entry.keyEnv ?? "the key"));
+  }
+  const baseUrl = (given || entry.defaultBaseUrl || "").replace(/\/+$/, "");
+  return { ...config, model, baseUrl, timeouts: config.timeouts ?? DEFAULT_STREAM_TIMEOUTS };
+}
 
 /** Builds the provider for the current settings, or says exactly which setting is missing. */
 export function createProvider(config: ProviderConfig): Provider {
   // Every key in use passes here, whichever host read it: from now on it is cut out of what leaves Kiln.
   registerSecret(config.apiKey);
-  const model = config.model.trim() || DEFAULT_MODELS[config.kind];
-  const baseUrl = config.baseUrl.trim();
-  if (baseUrl && !/^https?:\/\/[^\s]+$/i.test(baseUrl)) {
-    throw new ProviderError("config", l10n.t('The base URL "{0}" is not an http(s) URL. Fix kiln.provider.baseUrl in the settings.', baseUrl));
-  }
-  switch (config.kind) {
+  const resolved = resolveProviderConfig(config);
+  const entry = providerEntry(config.kind);
+  switch (entry.family) {
     case "anthropic":
-      if (!config.apiKey) throw new ProviderError("no_key", l10n.t('No Anthropic API key is set. Run "Kiln: Set API Key" (or set the key in the environment) and retry.'));
-      return new AnthropicProvider(config.apiKey, model, baseUrl, config.timeouts);
+      return new AnthropicProvider(resolved.apiKey!, resolved.model, resolved.baseUrl, resolved.timeouts);
     case "openai":
-      if (!config.apiKey) throw new ProviderError("no_key", l10n.t('No OpenAI API key is set. Run "Kiln: Set API Key" (or set the key in the environment) and retry.'));
-      return new OpenAiProvider("openai", config.apiKey, model, baseUrl, config.timeouts);
-    case "openai-compatible":
-      if (!baseUrl) {
-        throw new ProviderError("config", l10n.t("The openai-compatible provider needs a base URL: set kiln.provider.baseUrl (e.g. http://localhost:11434/v1)."));
-      }
-      if (!model) throw new ProviderError("config", l10n.t("The openai-compatible provider needs a model id: set kiln.provider.model."));
-      // Local servers (Ollama, LM Studio) take no key, but the SDK insists on a non-empty one.
-      return new OpenAiProvider("openai-compatible", config.apiKey || "no-key", model, baseUrl, config.timeouts);
+    case "azure":
+    case "lmstudio":
+      return new OpenAiProvider(resolved);
+    case "ollama":
+      return new OllamaProvider(resolved);
+    case "gemini":
+      return new GeminiProvider(resolved);
+    case "bedrock":
+      return new BedrockProvider(resolved);
+    case "vertex":
+      return new VertexProvider(resolved);
   }
 }

@@ -64,27 +64,80 @@ function providerDetail(err: ApiErrorLike): string {
   return err.message.replace(/^\d{3}\s+/, "").slice(0, 300);
 }
 
-function fromStatus(err: ApiErrorLike, providerName: string): ProviderError {
-  const status = err.status ?? 0;
-  const detail = providerDetail(err);
-  if (status === 401 || status === 403) {
-    return new ProviderError("auth", l10n.t('{0} rejected the API key (HTTP {1}: {2}). Set a valid key with "Kiln: Set API Key".', providerName, status, detail), status, undefined, detail);
+/**
+ * What a provider answered with an HTTP error status, in the provider-neutral terms that
+ * `httpFailure` maps to the same readable kinds for every provider.
+ */
+export interface HttpFailure {
+  status: number;
+  /** The provider's own explanation. */
+  detail: string;
+  /** The Retry-After header, raw. */
+  retryAfter?: string;
+  /** The provider's own error code or type name (ThrottlingException, RESOURCE_EXHAUSTED, overloaded_error…). */
+  code?: string;
+}
+
+// The words providers use; the status alone does not tell a window overflow from another bad request.
+const CONTEXT_TOO_LONG =
+  /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds? the (maximum|max)[^.]*tokens|tokens? exceed|num_ctx|input length/i;
+const REFUSED = /content[ _-]?(policy|filter|management)|safety|blocked by|responsible ai|moderation|refus/i;
+const UNKNOWN_MODEL = /model/i;
+const OVERLOADED = /overload|ServiceUnavailable|UNAVAILABLE|capacity|ModelNotReady/i;
+/** Google answers a bad key with 400 INVALID_ARGUMENT, not 401. */
+const KEY_NOT_VALID = /api[ _-]?key not valid|invalid api[ _-]?key|api[ _-]?key expired|API_KEY_INVALID|API_KEY_EXPIRED/i;
+const BAD_KEY = /api[ _-]?key|credential|signature|token is (invalid|expired)|unauthori[sz]ed|UnrecognizedClient|InvalidSignature|ExpiredToken/i;
+
+/** Maps an HTTP error from any provider to one kind a person can act on, keeping the provider's words under details. */
+export function httpFailure(err: HttpFailure, providerName: string): ProviderError {
+  const { status, detail } = err;
+  const code = err.code ?? "";
+  const said = (kind: ErrorKind, message: string, retryAfterMs?: number) => new ProviderError(kind, message, status, retryAfterMs, detail);
+  if (status === 401 || (status === 403 && BAD_KEY.test(`${code} ${detail}`)) || (status === 400 && KEY_NOT_VALID.test(`${code} ${detail}`))) {
+    return said("auth", l10n.t('{0} rejected the API key (HTTP {1}: {2}). Set a valid key with "Kiln: Set API Key".', providerName, status, detail));
   }
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(header(err.headers, "retry-after"));
+  if (status === 403) {
+    return said("no_access", l10n.t("{0} accepted the key but refused access (HTTP 403: {1}). Check that this key or account may use this model, in this region.", providerName, detail));
+  }
+  if (status === 429 || /Throttling|RESOURCE_EXHAUSTED|rate[ _-]?limit/i.test(code)) {
+    const retryAfterMs = parseRetryAfter(err.retryAfter);
     const message =
       retryAfterMs === undefined
-        ? l10n.t("{0} is rate-limiting requests (HTTP 429: {1}).", providerName, detail)
-        : l10n.t("{0} is rate-limiting requests (HTTP 429: {1}). It asks to wait {2} s before retrying.", providerName, detail, Math.ceil(retryAfterMs / 1000));
-    return new ProviderError("rate_limit", message, status, retryAfterMs, detail);
+        ? l10n.t("{0} is rate-limiting requests (HTTP {1}: {2}).", providerName, status, detail)
+        : l10n.t("{0} is rate-limiting requests (HTTP {1}: {2}). It asks to wait {3} s before retrying.", providerName, status, detail, Math.ceil(retryAfterMs / 1000));
+    return said("rate_limit", message, retryAfterMs);
+  }
+  if (status === 529 || ((status === 503 || status >= 500) && OVERLOADED.test(`${code} ${detail}`))) {
+    return said(
+      "overloaded",
+      l10n.t("{0} is overloaded right now (HTTP {1}: {2}). Kiln retries; try again in a moment if it still fails.", providerName, status, detail),
+      parseRetryAfter(err.retryAfter),
+    );
   }
   if (status >= 500) {
-    return new ProviderError("server", l10n.t("{0} had a server error (HTTP {1}: {2}). Try again in a moment.", providerName, status, detail), status, undefined, detail);
+    return said("server", l10n.t("{0} had a server error (HTTP {1}: {2}). Try again in a moment.", providerName, status, detail));
+  }
+  if (CONTEXT_TOO_LONG.test(`${code} ${detail}`)) {
+    return said(
+      "context_too_long",
+      l10n.t("{0} says the request is longer than the model's context window (HTTP {1}: {2}). Condense the task or pick a model with a larger window.", providerName, status, detail),
+    );
+  }
+  if (REFUSED.test(`${code} ${detail}`)) {
+    return said("refused", l10n.t("{0}'s content filter refused the request (HTTP {1}: {2}).", providerName, status, detail));
   }
   if (status === 404) {
-    return new ProviderError("bad_request", l10n.t("{0} answered 404 ({1}). Check the base URL and the model id in Kiln's settings.", providerName, detail), status, undefined, detail);
+    return UNKNOWN_MODEL.test(detail)
+      ? said("model_not_found", l10n.t("{0} answered 404 ({1}). Check the model id in Kiln's settings, or pick one from the provider's list.", providerName, detail))
+      : said("bad_request", l10n.t("{0} answered 404 ({1}). Check the base URL and the model id in Kiln's settings.", providerName, detail));
   }
-  return new ProviderError("bad_request", l10n.t("{0} refused the request (HTTP {1}: {2}).", providerName, status, detail), status, undefined, detail);
+  return said("bad_request", l10n.t("{0} refused the request (HTTP {1}: {2}).", providerName, status, detail));
+}
+
+function fromStatus(err: ApiErrorLike, providerName: string): ProviderError {
+  const body = err.error as { error?: { type?: unknown; code?: unknown } } | undefined;
+  const code = body?.error?.type ?? body?.error?.code;
+  return httpFailure({ status: err.status ?? 0, detail: providerDetail(err), retryAfter: header(err.headers, "retry-after"), code: typeof code === "string" ? code : undefined }, providerName);
 }
 
 type Cause = { message?: string; code?: string; cause?: Cause };

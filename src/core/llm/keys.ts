@@ -1,13 +1,27 @@
-import type { ProviderKind } from "./types";
+import { PROVIDER_ENTRIES, providerEntry, type ProviderKind } from "../../shared/providerCatalog";
 
-/** Environment variables users already have set for these APIs; read, never written anywhere. */
-export const API_KEY_ENV: Record<ProviderKind, string> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  "openai-compatible": "KILN_API_KEY",
-};
+/**
+ * Environment variables users already have set for these APIs; read, never written anywhere.
+ * Bedrock and Vertex have none: their credentials come from the AWS chain and Google's ADC.
+ */
+export const API_KEY_ENV = Object.fromEntries(PROVIDER_ENTRIES.filter((e) => e.keyEnv).map((e) => [e.kind, e.keyEnv])) as Partial<Record<ProviderKind, string>>;
+
+/** Other names the same key is commonly kept under. */
+const KEY_ENV_ALIASES: Partial<Record<ProviderKind, string[]>> = { gemini: ["GOOGLE_API_KEY"] };
+
+/** The variables a kind's key is read from, in order. */
+export function keyEnvNames(kind: ProviderKind): string[] {
+  const main = providerEntry(kind).keyEnv;
+  return [...(main ? [main] : []), ...(KEY_ENV_ALIASES[kind] ?? [])];
+}
+
+/** Every variable Kiln reads a key from: the CLI takes them all out of its environment. */
+export const ALL_KEY_ENVS: readonly string[] = [...new Set(PROVIDER_ENTRIES.flatMap((e) => keyEnvNames(e.kind)))];
 
 export function apiKeyFromEnv(kind: ProviderKind, env: Record<string, string | undefined>): string | undefined {
-  const value = env[API_KEY_ENV[kind]]?.trim();
-  return value ? value : undefined;
+  for (const name of keyEnvNames(kind)) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
 }

@@ -30,7 +30,7 @@ export interface ModelInfo {
 
 export interface ModelResolution {
   info: ModelInfo;
-  /** False when the defaults were used: the window is a guess and there are no prices unless overridden. */
+  /** False when neither the table nor the provider gave the model's limits: its reply limit is a guess, left to the server. */
   known: boolean;
   /** The table entry the model id matched, e.g. "claude-sonnet-4-5" for "claude-sonnet-4-5-20250929". */
   matched?: string;
@@ -90,13 +90,46 @@ const OPENAI_MODELS: Record<string, ModelInfo> = {
   "o4-mini": model(200_000, 100_000, [1.1, 4.4, 0.275]),
 };
 
+// Google's list prices for prompts up to 200k tokens, with the higher rate above as a tier; the
+// window is input plus output (1,048,576 + 65,536). Cache reads are Google's context-caching rate.
+const GEMINI_LONG = (inputPrice: number, outputPrice: number, cacheReadPrice: number): PriceTier[] => [{ aboveInputTokens: 200_000, inputPrice, outputPrice, cacheReadPrice }];
+const GEMINI_MODELS: Record<string, ModelInfo> = {
+  "gemini-3-pro-preview": model(1_114_112, 65_536, [2, 12, 0.2], { tiers: GEMINI_LONG(4, 18, 0.4) }),
+  "gemini-2.5-pro": model(1_114_112, 65_536, [1.25, 10, 0.125], { tiers: GEMINI_LONG(2.5, 15, 0.25) }),
+  "gemini-2.5-flash": model(1_114_112, 65_536, [0.3, 2.5, 0.03]),
+  "gemini-2.5-flash-lite": model(1_114_112, 65_536, [0.1, 0.4, 0.01]),
+  "gemini-2.0-flash": model(1_056_768, 8_192, [0.1, 0.4, 0.025]),
+};
+
 // An openai-compatible endpoint may serve anything under any name (a local "gpt-4o" is not
 // OpenAI's), so it never matches a table: its window and prices come from overrides only.
-const MODEL_TABLES: Record<ProviderKind, Record<string, ModelInfo>> = {
+// Only providers whose ids name one vendor's model have a table; the others learn windows and prices
+// from their live list (modelListings.ts) or the user's overrides.
+const MODEL_TABLES: Partial<Record<ProviderKind, Record<string, ModelInfo>>> = {
   anthropic: ANTHROPIC_MODELS,
   openai: OPENAI_MODELS,
-  "openai-compatible": {},
+  azure: OPENAI_MODELS,
+  gemini: GEMINI_MODELS,
+  // Claude on Bedrock and Vertex is billed at Anthropic's list prices; Vertex's Gemini at Google's.
+  bedrock: ANTHROPIC_MODELS,
+  vertex: { ...ANTHROPIC_MODELS, ...GEMINI_MODELS },
 };
+
+/**
+ * The id as the table knows it. Bedrock names a model with its region group and vendor around it
+ * ("us.anthropic.claude-sonnet-4-5-20250929-v1:0"); Gemini's list prefixes "models/".
+ */
+function tableId(kind: ProviderKind, model: string): string {
+  const id = model.trim().toLowerCase();
+  if (kind === "bedrock") return id.replace(/^(?:[a-z]{2,6}\.)?anthropic\./, "").replace(/-v\d+(?::\d+)?$/, "");
+  if (kind === "gemini" || kind === "vertex") return id.replace(/^models\//, "");
+  return id;
+}
+
+/** The ids of the built-in table for a kind: the list a picker falls back to when the provider lists none. */
+export function builtinModelIds(kind: ProviderKind): string[] {
+  return Object.keys(MODEL_TABLES[kind] ?? {});
+}
 
 /** Conservative enough to work with most servers; native tools are assumed, callers may fall back. */
 export const DEFAULT_MODEL_INFO: Readonly<ModelInfo> = Object.freeze({
@@ -112,9 +145,9 @@ export const DEFAULT_MODEL_INFO: Readonly<ModelInfo> = Object.freeze({
  * claiming a future "gpt-5.2", which may be priced differently.
  */
 export function matchModelId(kind: ProviderKind, model: string): string | undefined {
-  const id = model.trim().toLowerCase();
+  const id = tableId(kind, model);
   let best: string | undefined;
-  for (const key of Object.keys(MODEL_TABLES[kind])) {
+  for (const key of Object.keys(MODEL_TABLES[kind] ?? {})) {
     const next = id.charAt(key.length);
     if (id.startsWith(key) && (next === "" || next === "-" || next === "@") && key.length > (best?.length ?? -1)) best = key;
   }
@@ -172,16 +205,21 @@ function validateOverrides(overrides: unknown): { valid: Partial<ModelInfo>; err
   return { valid: valid as Partial<ModelInfo>, errors };
 }
 
-/** An empty model means the provider's default model, as in ProviderSettings. */
-export function resolveModelInfo(kind: ProviderKind, model: string, overrides?: unknown): ModelResolution {
+/**
+ * An empty model means the provider's default model, as in ProviderSettings. What the provider said
+ * about the model (`live`, from Provider.describeModel) wins over the table; the user's overrides win
+ * over both.
+ */
+export function resolveModelInfo(kind: ProviderKind, model: string, overrides?: unknown, live?: Partial<ModelInfo>): ModelResolution {
   const id = model.trim() || DEFAULT_MODELS[kind];
   const matched = matchModelId(kind, id);
-  const base = matched ? MODEL_TABLES[kind][matched] : undefined;
+  const base = matched ? MODEL_TABLES[kind]?.[matched] : undefined;
   const { valid, errors } = validateOverrides(overrides);
-  const info: ModelInfo = { ...(base ?? DEFAULT_MODEL_INFO), ...valid };
+  const learned = validateOverrides(live ?? {}).valid;
+  const info: ModelInfo = { ...(base ?? DEFAULT_MODEL_INFO), ...learned, ...valid };
   // Tier objects are shared with the table; a caller that edits its copy must not reprice everyone.
   if (info.tiers) info.tiers = info.tiers.map((t) => ({ ...t }));
-  return { info, known: base !== undefined, ...(matched ? { matched } : {}), errors };
+  return { info, known: base !== undefined || learned.maxOutputTokens !== undefined, ...(matched ? { matched } : {}), errors };
 }
 
 /**
@@ -191,9 +229,15 @@ export function resolveModelInfo(kind: ProviderKind, model: string, overrides?: 
  */
 export type UsageConvention = "anthropic" | "openai";
 
-/** The convention of the usage events that this kind's provider emits (openai.ts serves both OpenAI kinds). */
-export function usageConvention(kind: ProviderKind): UsageConvention {
-  return kind === "anthropic" ? "anthropic" : "openai";
+/**
+ * The convention of the usage events that this kind's provider emits. Bedrock's Converse counts cache
+ * reads and writes apart, as Anthropic does; Gemini's prompt count holds its cached tokens, as OpenAI's
+ * does. Vertex serves both, so there the model decides.
+ */
+export function usageConvention(kind: ProviderKind, model = ""): UsageConvention {
+  if (kind === "anthropic" || kind === "bedrock") return "anthropic";
+  if (kind === "vertex") return model.trim().toLowerCase().startsWith("claude") ? "anthropic" : "openai";
+  return "openai";
 }
 
 export interface TokenUsage {

@@ -1,12 +1,18 @@
 import * as l10n from "@vscode/l10n";
-import OpenAI from "openai";
-import type { LlmRequest, Provider, ProviderKind, StreamEvent } from "./types";
+import OpenAI, { AzureOpenAI } from "openai";
+import { providerEntry, type CompatQuirks, type ProviderFamily } from "../../shared/providerCatalog";
+import type { ModelInfo } from "./models";
+import type { LlmRequest, ModelListing, Provider, ProviderKind, ResolvedProviderConfig, StreamEvent } from "./types";
 import { toOpenAiMessages, toOpenAiTools } from "./messageMapping";
 import { CancelledError, ProviderError, toProviderError } from "./errors";
+import { listingsFrom } from "./modelListings";
 import { redactDeep, redactSecrets } from "./redact";
-import { DEFAULT_STREAM_TIMEOUTS, RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
+import { RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
 
 type Delta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+
+/** Azure OpenAI's current GA data-plane version; a profile may name another. */
+export const AZURE_API_VERSION = "2024-10-21";
 
 /** Whether a chunk carries part of the reply; the first one often carries only the role. */
 function hasContent(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): boolean {
@@ -15,20 +21,44 @@ function hasContent(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): boolean
   return Boolean(delta?.content || delta?.reasoning_content || delta?.reasoning || delta?.tool_calls?.length || choice?.finish_reason || chunk.usage);
 }
 
-/** OpenAI and every OpenAI-compatible server (Ollama, LM Studio, vLLM, OpenRouter…) share this. */
+/** The name used in a provider's error messages: a hosted product by its name, anything else by its URL. */
+function displayName(kind: ProviderKind, family: ProviderFamily, baseUrl: string): string {
+  const entry = providerEntry(kind);
+  return kind === "openai-compatible" || family === "lmstudio" ? l10n.t("The model server at {0}", baseUrl) : entry.label;
+}
+
+function client(config: ResolvedProviderConfig, family: ProviderFamily): OpenAI {
+  // Retries belong to the loop (it shows them and honours Retry-After), not to the SDK.
+  if (family === "azure") {
+    return new AzureOpenAI({ endpoint: config.baseUrl, apiKey: config.apiKey, apiVersion: config.apiVersion || AZURE_API_VERSION, deployment: config.model, maxRetries: 0 });
+  }
+  // LM Studio's OpenAI-compatible routes live under /v1 of its server; its native model API under /api/v0.
+  const baseURL = family === "lmstudio" ? `${config.baseUrl}/v1` : config.baseUrl || undefined;
+  // Local servers (Ollama, LM Studio) take no key, but the SDK insists on a non-empty one.
+  return new OpenAI({ apiKey: config.apiKey || "no-key", baseURL, maxRetries: 0 });
+}
+
+/** OpenAI, Azure OpenAI and every OpenAI-compatible server (the presets, OpenRouter, LM Studio, vLLM…) share this. */
 export class OpenAiProvider implements Provider {
+  readonly kind: ProviderKind;
+  readonly model: string;
+  readonly baseUrl: string;
   private readonly client: OpenAI;
   private readonly displayName: string;
+  private readonly quirks: CompatQuirks;
+  private readonly family: ProviderFamily;
+  private readonly timeouts: StreamTimeouts;
 
-  constructor(
-    readonly kind: Extract<ProviderKind, "openai" | "openai-compatible">,
-    apiKey: string,
-    readonly model: string,
-    baseUrl?: string,
-    private readonly timeouts: StreamTimeouts = DEFAULT_STREAM_TIMEOUTS,
-  ) {
-    this.client = new OpenAI({ apiKey, baseURL: baseUrl || undefined, maxRetries: 0 });
-    this.displayName = kind === "openai" ? "OpenAI" : `The model server at ${this.client.baseURL}`;
+  constructor(private readonly config: ResolvedProviderConfig) {
+    const entry = providerEntry(config.kind);
+    this.kind = config.kind;
+    this.model = config.model;
+    this.baseUrl = config.baseUrl;
+    this.family = entry.family;
+    this.quirks = entry.quirks ?? { tokenLimitField: "max_completion_tokens", streamUsage: true };
+    this.timeouts = config.timeouts;
+    this.client = client(config, entry.family);
+    this.displayName = displayName(config.kind, entry.family, this.client.baseURL);
   }
 
   async *stream(request: LlmRequest): AsyncIterable<StreamEvent> {
@@ -40,8 +70,8 @@ export class OpenAiProvider implements Provider {
           {
             model: this.model,
             stream: true,
-            stream_options: { include_usage: true },
-            max_completion_tokens: request.maxTokens,
+            ...(this.quirks.streamUsage ? { stream_options: { include_usage: true } } : {}),
+            ...(request.maxTokens === undefined ? {} : { [this.quirks.tokenLimitField]: request.maxTokens }),
             // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
             messages: toOpenAiMessages(redactSecrets(request.system), redactDeep(request.messages)),
             ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
@@ -86,11 +116,27 @@ export class OpenAiProvider implements Provider {
     }
   }
 
-  async listModels(signal?: AbortSignal): Promise<string[]> {
+  /**
+   * OpenRouter's list gives each model's window, output limit and prices; LM Studio's gives the
+   * context length a model is loaded with; other servers' lists may give a window. OpenAI's own and
+   * Azure's give nothing the table does not know.
+   */
+  async describeModel(signal?: AbortSignal): Promise<Partial<ModelInfo> | undefined> {
+    if (this.kind === "openai" || this.family === "azure") return undefined;
+    const listed = await this.listModels(signal);
+    return listed.find((m) => m.id === this.model)?.info;
+  }
+
+  async listModels(signal?: AbortSignal): Promise<ModelListing[]> {
     try {
-      const ids: string[] = [];
-      for await (const model of this.client.models.list({ signal })) ids.push(model.id);
-      return ids;
+      if (this.family === "lmstudio") {
+        // The native list says which models are loaded and with what context length; /v1/models does not.
+        const body = await this.client.get<unknown>(`${this.config.baseUrl}/api/v0/models`, { signal });
+        return listingsFrom("lmstudio", body);
+      }
+      const raw: unknown[] = [];
+      for await (const model of this.client.models.list({ signal })) raw.push(model);
+      return listingsFrom(this.kind === "openrouter" ? "openrouter" : "openai", { data: raw });
     } catch (err) {
       throw toProviderError(err, this.displayName);
     }

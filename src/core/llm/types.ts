@@ -1,7 +1,8 @@
+import { PROVIDER_ENTRIES, type ProviderKind } from "../../shared/providerCatalog";
+import type { ModelInfo } from "./models";
 import type { StreamTimeouts } from "./requestWatch";
 
-export type ProviderKind = "anthropic" | "openai" | "openai-compatible";
-export const PROVIDER_KINDS: readonly ProviderKind[] = ["anthropic", "openai", "openai-compatible"];
+export { PROVIDER_KINDS, isProviderKind, providerEntry, type ProviderKind } from "../../shared/providerCatalog";
 
 export interface ProviderSettings {
   kind: ProviderKind;
@@ -9,12 +10,32 @@ export interface ProviderSettings {
   baseUrl: string;
   /** Empty: the provider's default model. */
   model: string;
+  /** Bedrock: the AWS region; Vertex: the location. Empty or absent: the environment's (AWS_REGION, GOOGLE_CLOUD_LOCATION). */
+  region?: string;
+  /** Bedrock: the named profile in ~/.aws (absent: the standard credential chain). */
+  awsProfile?: string;
+  /** Vertex: the Google Cloud project (absent: GOOGLE_CLOUD_PROJECT or the key file's). */
+  project?: string;
+  /** Vertex: a service account key file (absent: Application Default Credentials). */
+  keyFile?: string;
+  /** Azure OpenAI: the API version (absent: a recent GA one). */
+  apiVersion?: string;
 }
 
 export interface ProviderConfig extends ProviderSettings {
   apiKey: string | undefined;
   /** How long a request may wait on the provider (requestWatch.ts); the defaults when absent. */
   timeouts?: StreamTimeouts;
+}
+
+/** What createProvider hands a provider's client: defaults filled in, the settings checked. */
+export interface ResolvedProviderConfig extends ProviderSettings {
+  apiKey: string | undefined;
+  /** The catalog's default model when none was given. */
+  model: string;
+  /** The given base URL, else the catalog's default for the kind, else "" (the SDK's own). Never ends in "/". */
+  baseUrl: string;
+  timeouts: StreamTimeouts;
 }
 
 export interface LlmImage {
@@ -61,16 +82,28 @@ export type StreamEvent =
 export interface Provider {
   readonly kind: ProviderKind;
   readonly model: string;
+  /** Where requests go, as the settings gave it ("" for the provider's default): kept in history, so a resumed task goes back there. */
+  readonly baseUrl?: string;
   stream(request: LlmRequest): AsyncIterable<StreamEvent>;
-  /** The model ids the endpoint offers (its /models list), for pickers; absent where there is none. */
-  listModels?(signal?: AbortSignal): Promise<string[]>;
+  /** The models the endpoint offers (its live list), for pickers; absent where there is none. */
+  listModels?(signal?: AbortSignal): Promise<ModelListing[]>;
+  /**
+   * What the provider itself says about this model (a local server's loaded window, a router's
+   * prices), where it says more than the built-in table can; undefined when it says nothing.
+   */
+  describeModel?(signal?: AbortSignal): Promise<Partial<ModelInfo> | undefined>;
 }
 
-export const DEFAULT_MODELS: Record<ProviderKind, string> = {
-  anthropic: "claude-sonnet-5-5",
-  openai: "gpt-4.1",
-  "openai-compatible": "",
-};
+/** One model of a provider's live list, with what the list says about it (OpenRouter and Ollama say much, most say only the id). */
+export interface ModelListing {
+  id: string;
+  /** A display name, where the list gives one apart from the id. */
+  name?: string;
+  info?: Partial<ModelInfo>;
+}
+
+/** The model used when none is picked; empty where the server decides. */
+export const DEFAULT_MODELS = Object.fromEntries(PROVIDER_ENTRIES.map((e) => [e.kind, e.defaultModel])) as Record<ProviderKind, string>;
 
 /** Secret key under which a provider kind's API key is stored. */
 export function apiKeySecretName(kind: ProviderKind): string {

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
-import { API_KEY_ENV } from "../../core/llm/keys";
+import { ALL_KEY_ENVS } from "../../core/llm/keys";
 import { registerSecret } from "../../core/llm/redact";
 
 /**
@@ -8,9 +8,9 @@ import { registerSecret } from "../../core/llm/redact";
  * is called (`--api-key-env MY_LLM_SECRET`). The standard key variables go too, used or not. Every
  * value taken is redacted from what the CLI prints, saves and sends from then on.
  */
-export function takeApiKey(name: string): string | undefined {
-  const key = process.env[name]?.trim() || undefined;
-  for (const taken of new Set([name, ...Object.values(API_KEY_ENV)])) {
+export function takeApiKey(names: readonly string[]): string | undefined {
+  const key = names.map((name) => process.env[name]?.trim()).find(Boolean) || undefined;
+  for (const taken of new Set([...names, ...ALL_KEY_ENVS])) {
     registerSecret(process.env[taken]);
     delete process.env[taken];
     hideFromInitialEnviron(taken);

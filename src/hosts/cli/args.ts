@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
+import { isProviderKind, PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../shared/limits";
@@ -10,7 +10,13 @@ import { applyContextFlag, CONTEXT_USAGE, defaultContextArgs, isContextFlag, typ
 
 /** The context and budget flags (context, modelInfo) are in contextArgs.ts. */
 export interface CliArgs extends ContextArgs {
-  command: "run" | "chat" | "resume" | "history" | "restore-checkpoint";
+  command: "run" | "chat" | "resume" | "history" | "restore-checkpoint" | "models";
+  /** Which provider settings the flags gave: those win over a resumed task's own. */
+  given: { kind?: boolean; baseUrl?: boolean; model?: boolean };
+  /** models: ask the provider again instead of the cached list. */
+  refresh?: boolean;
+  /** Where model lists are cached (~/.kilocode/kiln/cache, or KILN_CACHE_DIR). */
+  cacheDir: string;
   /** Where checkpoints are kept (default ~/.kilocode/kiln); undefined with --no-checkpoints. */
   checkpointDir?: string;
   /** restore-checkpoint: the checkpoint to put the files back to. */
@@ -62,6 +68,9 @@ export const USAGE = `Usage:
   kiln run [options] "task"    run the agent with tools on a workspace
   kiln chat [options] "prompt" one streamed reply, no tools
   kiln history [--json]        list saved tasks, newest first
+  kiln models [--provider P] [--base-url URL] [--json] [--refresh]
+                               the provider's models with window, output limit, prices per
+                               million tokens (in/out), tools and vision; cached for a day
   kiln resume ID ["message"]   go on with a saved task (after a stop, a crash or Ctrl+C), in its
                                folder and mode; the message answers its question or adds to it
   kiln restore-checkpoint COMMIT [--workspace DIR]
@@ -69,10 +78,17 @@ export const USAGE = `Usage:
                                (run and resume print one before each reply's edits)
 Options:
   --workspace DIR              workspace folder (default: current folder)
-  --provider KIND              anthropic | openai | openai-compatible (default anthropic)
-  --base-url URL  --model ID
-  --api-key-env NAME           read the API key from this variable (default ANTHROPIC_API_KEY,
-                               OPENAI_API_KEY or KILN_API_KEY by provider); never from argv
+  --provider KIND              anthropic | openai | openai-compatible | openrouter | gemini | bedrock |
+                               vertex | azure | ollama | lmstudio, or a preset: deepseek | mistral |
+                               xai | groq | cerebras | fireworks | together | moonshot | qwen | zai
+                               (default anthropic)
+  --base-url URL  --model ID   the endpoint (any provider; presets and local servers have one) and model
+  --region R  --aws-profile P  Bedrock: the AWS region and named profile (default: the AWS chain)
+  --project ID  --key-file F   Vertex: the Google Cloud project and a service account key file
+  --api-version V              Azure OpenAI: the API version
+  --api-key-env NAME           read the API key from this variable (default: the provider's own,
+                               e.g. ANTHROPIC_API_KEY, OPENROUTER_API_KEY, KILN_API_KEY for
+                               openai-compatible); never from argv
   --mode SLUG                  code | architect | ask | debug | orchestrator (default code)
   --protocol xml|native|auto   how tools are called (default xml; auto: native, XML if the endpoint
                                rejects tools or the model writes XML)
@@ -154,9 +170,12 @@ function parseLimit(flag: string, raw: string, bounds: LimitBounds): number {
 /** Parses argv by hand: a dozen flags do not justify a dependency. */
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
   const [command, ...rest] = argv;
-  if (command !== "run" && command !== "chat" && command !== "resume" && command !== "history" && command !== "restore-checkpoint") throw new UsageError(command ? `unknown command "${command}"` : "");
+  if (command !== "run" && command !== "chat" && command !== "resume" && command !== "history" && command !== "restore-checkpoint" && command !== "models") {
+    throw new UsageError(command ? `unknown command "${command}"` : "");
+  }
   const args: CliArgs = {
     command,
+    given: {},
     settings: { kind: (env.KILN_PROVIDER as ProviderKind | undefined) ?? "anthropic", baseUrl: env.KILN_BASE_URL ?? "", model: env.KILN_MODEL ?? "" },
     json: false,
     workspace: cwd,
@@ -169,6 +188,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     idleTimeout: IDLE_TIMEOUT_SECONDS.default,
     replyLimits: { maxReplyChars: REPLY_MAX_CHARS.default, maxToolArgChars: TOOL_ARG_MAX_CHARS.default, maxToolCalls: MAX_TOOL_CALLS.default },
     ...defaultContextArgs(),
+    cacheDir: env.KILN_CACHE_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "cache"),
     historyDir: env.KILN_HISTORY_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "tasks"),
     mcpApprovals: join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "mcp-approvals.json"),
     checkpointDir: env.KILN_CHECKPOINT_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln"),
@@ -189,12 +209,33 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     switch (arg) {
       case "--provider":
         args.settings.kind = value() as ProviderKind;
+        args.given.kind = true;
         break;
       case "--base-url":
         args.settings.baseUrl = value();
+        args.given.baseUrl = true;
         break;
       case "--model":
         args.settings.model = value();
+        args.given.model = true;
+        break;
+      case "--region":
+        args.settings.region = value();
+        break;
+      case "--aws-profile":
+        args.settings.awsProfile = value();
+        break;
+      case "--project":
+        args.settings.project = value();
+        break;
+      case "--key-file":
+        args.settings.keyFile = value();
+        break;
+      case "--api-version":
+        args.settings.apiVersion = value();
+        break;
+      case "--refresh":
+        args.refresh = true;
         break;
       case "--workspace":
         args.workspace = value();
@@ -319,7 +360,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         words.push(arg);
     }
   }
-  if (!PROVIDER_KINDS.includes(args.settings.kind)) {
+  if (!isProviderKind(args.settings.kind)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(", ")} (got "${args.settings.kind}")`);
   }
   if (command === "restore-checkpoint") {

@@ -1,7 +1,8 @@
 import type { Task } from "../../core/agent/Task";
 import { HistoryStore } from "../../core/history/HistoryStore";
 import { TaskRecorder } from "../../core/history/recorder";
-import type { SavedTask } from "../../core/history/types";
+import type { HistoryEntry, SavedTask } from "../../core/history/types";
+import { isProviderKind } from "../../core/llm/types";
 import { formatUsd } from "../../core/llm/models";
 import type { Logger } from "../../core/ports";
 import type { CliArgs } from "./args";
@@ -36,6 +37,20 @@ export async function loadSaved(args: CliArgs): Promise<SavedTask> {
   } catch (err) {
     throw new Error(`cannot resume ${args.resumeId}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * A resumed task goes on with its own provider, endpoint and model, unless the flags name others:
+ * a flag wins, and a different --provider takes none of the task's endpoint or model with it.
+ * A task saved before the provider was kept goes on with the flags and environment, as before.
+ */
+export function providerForResume(args: CliArgs, entry: HistoryEntry): void {
+  const kind = entry.provider;
+  if (!isProviderKind(kind)) return;
+  if (args.given.kind && args.settings.kind !== kind) return;
+  args.settings.kind = kind;
+  if (!args.given.baseUrl) args.settings.baseUrl = entry.baseUrl ?? "";
+  if (!args.given.model && entry.model) args.settings.model = entry.model;
 }
 
 /** Saves `task` to history while it runs; the returned flush saves what is left before exit. */

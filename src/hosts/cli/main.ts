@@ -9,7 +9,7 @@ import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
 import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
 import { createProvider } from "../../core/llm/createProvider";
-import { API_KEY_ENV } from "../../core/llm/keys";
+import { keyEnvNames } from "../../core/llm/keys";
 import { redactSecrets, registerSecretEnvironment } from "../../core/llm/redact";
 import { takeApiKey } from "./apiKey";
 import { findMode } from "../../core/modes/modes";
@@ -24,7 +24,8 @@ import { TerminalApprovals } from "./terminalApprovals";
 import type { McpHub } from "../../core/mcp/McpHub";
 import { createCliHub, startMcpServers } from "./mcp";
 import { askYesNo, FileMcpTrustStore } from "./mcpApprovals";
-import { loadSaved, printHistory, recordTask } from "./history";
+import { loadSaved, printHistory, providerForResume, recordTask } from "./history";
+import { printModels } from "./models";
 import { identityFor } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
@@ -134,18 +135,23 @@ async function main(): Promise<number> {
   try {
     // Before anything runs: a command that prints $DB_PASSWORD sends the model [redacted] (unless --no-redact).
     registerSecretEnvironment(process.env);
+    // The AWS SDK warns on stderr that it prefers Node 22; Kiln supports Node 20, and the line would only confuse.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
     args = parseArgs(process.argv.slice(2), process.env, process.cwd());
     // `${env:NAME}` in an MCP config may name the key on purpose; that is the one way it reaches a server.
     mcpVars = { ...process.env };
-    // First thing after the flags: from here on no child of this process sees the key.
-    apiKey = takeApiKey(args.apiKeyEnv ?? API_KEY_ENV[args.settings.kind]);
-    if (args.command === "history") return await printHistory(args, print);
-    if (args.command === "restore-checkpoint") return await restoreCheckpoint(args, print);
+    // Read before the key is taken (it starts nothing): a resumed task's provider says which key.
     const saved = args.command === "resume" ? await loadSaved(args).catch((err: Error) => err) : undefined;
+    if (saved && !(saved instanceof Error)) providerForResume(args, saved.entry);
+    // From here on no child of this process sees the key.
+    apiKey = takeApiKey(args.apiKeyEnv ? [args.apiKeyEnv] : keyEnvNames(args.settings.kind));
     if (saved instanceof Error) {
       printErr(`kiln: ${saved.message}\n`);
       return 1;
     }
+    if (args.command === "history") return await printHistory(args, print);
+    if (args.command === "restore-checkpoint") return await restoreCheckpoint(args, print);
+    if (args.command === "models") return await printModels(args, apiKey, print, printErr);
     // A resumed task goes on where and how it ran.
     if (saved) Object.assign(args, { mode: saved.entry.mode, protocol: saved.entry.protocol, ...(!args.workspaceGiven && { workspace: saved.entry.workspace }) });
     // Made before the task, started after it: a usage error leaves no server running.

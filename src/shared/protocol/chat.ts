@@ -7,7 +7,16 @@ import { ToolViewSchema } from "../toolView";
 export const ErrorKindSchema = z.enum([
   "no_key",
   "auth",
+  /** The key is good but may not use this model (or this region, or this feature). */
+  "no_access",
+  "model_not_found",
   "rate_limit",
+  /** The provider is busy for everyone (Anthropic's 529, Bedrock's ServiceUnavailable); retried like a rate limit. */
+  "overloaded",
+  /** The request is longer than the model's window. */
+  "context_too_long",
+  /** The provider's content filter refused the request or the reply. */
+  "refused",
   "server",
   "network",
   "bad_request",

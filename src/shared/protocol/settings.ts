@@ -39,6 +39,11 @@ export const ProfileFormSchema = z
     protocol: z.string().max(20),
     modelInfo: modelInfoInput.optional(),
     autoCondensePercent: z.number().optional(),
+    region: z.string().max(500).optional(),
+    awsProfile: z.string().max(500).optional(),
+    project: z.string().max(500).optional(),
+    keyFile: z.string().max(500).optional(),
+    apiVersion: z.string().max(500).optional(),
   })
   .strict();
 export type ProfileForm = z.infer<typeof ProfileFormSchema>;
@@ -243,6 +248,25 @@ export const SettingsToHostSchema = z.discriminatedUnion("type", [
 ]);
 export type SettingsToHost = z.infer<typeof SettingsToHostSchema>;
 
+/** One model in the profile editor's picker; window and limits absent when neither the provider nor Kiln knows them. */
+export interface ModelRowView {
+  id: string;
+  name?: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** USD per million tokens; absent: unknown. */
+  inputPrice?: number;
+  outputPrice?: number;
+  tools: boolean;
+  vision: boolean;
+}
+
+/** The picker's list: from the provider now, from the host's cache of it, or Kiln's table where the provider lists none. */
+export interface ModelListAnswer {
+  models: ModelRowView[];
+  source: "live" | "cache" | "table";
+}
+
 /** Each answers a line for the status bar, or fails naming the form field it refuses (requests.ts). */
 const settingsRequest = method<Done>();
 /** The settings page's requests: the host checks the params against these schemas. */
@@ -250,6 +274,11 @@ export const SETTINGS_REQUESTS = {
   /** Creates a profile (no `original`) or replaces the one named `original`. */
   "settings/saveProfile": settingsRequest(z.object({ original: name.optional(), profile: ProfileFormSchema }).strict()),
   "settings/deleteProfile": settingsRequest(z.object({ name }).strict()),
+  /**
+   * The models of the provider the form is set to, for the model picker; the key is the profile's
+   * (`original`) when the form keeps its kind, else the provider's stored or environment key.
+   */
+  "settings/listModels": method<ModelListAnswer>()(z.object({ original: name.optional(), profile: ProfileFormSchema, refresh: z.boolean().optional() }).strict()),
   /** The key goes to SecretStorage; "" removes it. It is never sent back. */
   "settings/setKey": settingsRequest(z.object({ name, key: z.string().max(MAX_API_KEY) }).strict()),
   "settings/setActive": settingsRequest(z.object({ name }).strict()),
@@ -280,6 +309,12 @@ export interface ProfileView {
   modelInfo?: Record<string, unknown>;
   /** Its own auto-condense threshold, in percent of the window. */
   autoCondensePercent?: number;
+  /** The provider's own settings (Bedrock's region, Vertex's project…), where it has them. */
+  region?: string;
+  awsProfile?: string;
+  project?: string;
+  keyFile?: string;
+  apiVersion?: string;
   /** "legacy": the kiln.provider.* settings (the default profile). */
   source: "legacy" | "settings";
   /** Whether a key is stored; the key itself never leaves the host. */

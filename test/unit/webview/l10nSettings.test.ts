@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { PROVIDER_ENTRIES } from "../../../src/shared/providerCatalog";
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { describe, expect, it } from "vitest";
@@ -93,6 +94,8 @@ const DATA = [
   // The user's command prefixes, and the example base URL of a local server.
   ...APPROVE.allowed,
   "http://localhost:11434/v1",
+  // Providers' product names, as their vendors write them.
+  ...PROVIDER_ENTRIES.filter((e) => e.kind !== "openai-compatible").map((e) => e.label),
   // The values of kiln.provider.kind and kiln.provider.protocol, shown as they are written in settings.json.
   "anthropic",
   "openai-compatible",

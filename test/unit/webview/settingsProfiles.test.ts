@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OPTION_DEFAULTS, type SettingsState } from "../../../src/shared/protocol/settings";
 import { el } from "./dom";
-import { posted } from "./host";
+import { posted, requests, respond } from "./host";
 // @ts-ignore TS6142 under the root tsconfig only (see ui.ts)
 import { SettingsApp } from "../../../webview-ui/src/settings/SettingsApp";
 import { SettingsModel } from "../../../webview-ui/src/settings/model";
@@ -81,5 +81,107 @@ describe("settings: a profile's own auto-condense threshold", () => {
   it("is not offered for the default profile, whose threshold is the setting", () => {
     fireEvent.click(within(screen.getAllByTestId("profile").find((p) => el(p).dataset.name === "default")!).getByRole("button", { name: "Edit" }));
     expect(screen.queryByTestId("field-autoCondensePercent")).toBeNull();
+  });
+});
+
+describe("settings: choosing a provider", () => {
+  beforeEach(() => {
+    posted.length = 0;
+    const model = new SettingsModel();
+    model.apply({ type: "settings/state", state: STATE });
+    render(h(SettingsApp, { model }));
+    fireEvent.click(screen.getByTestId("add-profile"));
+  });
+  afterEach(cleanup);
+
+  const kind = () => screen.getByTestId("field-kind") as unknown as { value: string; querySelectorAll(s: string): ArrayLike<{ label: string; value: string; textContent: string | null }> };
+  const placeholder = (testId: string) => el(screen.getByTestId(testId)).getAttribute("placeholder");
+
+  it("lists every provider by its product name, in groups: vendors, OpenAI-compatible vendors, local", () => {
+    const groups = Array.from(kind().querySelectorAll("optgroup")).map((g) => g.label);
+    expect(groups).toEqual(["Providers", "OpenAI-compatible vendors", "Local and self-hosted"]);
+    const names = Array.from(kind().querySelectorAll("option")).map((o) => o.textContent);
+    expect(names).toEqual(expect.arrayContaining(["Anthropic", "OpenRouter", "Amazon Bedrock", "DeepSeek", "Z.ai", "Ollama", "LM Studio", "OpenAI-compatible (any URL)"]));
+  });
+
+  it("says what an empty URL and model mean for the chosen provider", () => {
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "deepseek" } });
+    expect(placeholder("field-baseUrl")).toBe("empty: https://api.deepseek.com/v1");
+    expect(placeholder("field-model")).toBe("empty: deepseek-chat");
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "ollama" } });
+    expect(placeholder("field-baseUrl")).toBe("empty: http://localhost:11434");
+    expect(placeholder("field-model")).toBe("required: the model id the server uses");
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "azure" } });
+    expect(placeholder("field-baseUrl")).toBe("https://NAME.openai.azure.com");
+    expect(placeholder("field-model")).toBe("the deployment's name");
+  });
+
+  it("shows Bedrock's region and AWS profile and saves them; another provider takes none of them along", () => {
+    fireEvent.change(screen.getByTestId("field-name"), { target: { value: "AWS" } });
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "bedrock" } });
+    expect(screen.queryByTestId("field-project")).toBeNull();
+    fireEvent.change(screen.getByTestId("field-region"), { target: { value: "eu-central-1" } });
+    fireEvent.change(screen.getByTestId("field-awsProfile"), { target: { value: "work" } });
+    fireEvent.click(screen.getByTestId("save-profile"));
+    expect(posted.at(-1)).toMatchObject({ method: "settings/saveProfile", params: { profile: { kind: "bedrock", region: "eu-central-1", awsProfile: "work" } } });
+
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "anthropic" } });
+    expect(screen.queryByTestId("field-region")).toBeNull();
+    fireEvent.click(screen.getByTestId("save-profile"));
+    const sent = (posted.at(-1) as { params: { profile: Record<string, unknown> } }).params.profile;
+    expect(sent.kind).toBe("anthropic");
+    expect(sent).not.toHaveProperty("region");
+    expect(sent).not.toHaveProperty("awsProfile");
+  });
+});
+
+describe("settings: the model picker", () => {
+  const ROWS = [
+    { id: "anthropic/claude-sonnet-4.5", name: "Anthropic: Claude Sonnet 4.5", contextWindow: 1_000_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15, tools: true, vision: true },
+    { id: "qwen/qwen3-coder:free", name: "Qwen: Qwen3 Coder (free)", contextWindow: 262_144, inputPrice: 0, outputPrice: 0, tools: true, vision: false },
+    { id: "mystery/model", tools: false, vision: false },
+  ];
+
+  beforeEach(() => {
+    posted.length = 0;
+    const model = new SettingsModel();
+    model.apply({ type: "settings/state", state: STATE });
+    render(h(SettingsApp, { model }));
+    fireEvent.click(within(screen.getAllByTestId("profile").find((p) => el(p).dataset.name === "Local")!).getByRole("button", { name: "Edit" }));
+  });
+  afterEach(cleanup);
+
+  it("asks for the list of the provider the form is set to, with the profile's name for its key", async () => {
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "openrouter" } });
+    fireEvent.change(screen.getByTestId("field-baseUrl"), { target: { value: "http://127.0.0.1:9/v1" } });
+    fireEvent.click(screen.getByTestId("browse-models"));
+    const [asked] = requests("settings/listModels");
+    expect(asked!.params).toMatchObject({ original: "Local", profile: { kind: "openrouter", baseUrl: "http://127.0.0.1:9/v1" } });
+    expect(el(screen.getByTestId("model-picker")).textContent).toContain("Asking the provider for its models…");
+    await act(() => respond(asked!, { result: { models: ROWS, source: "live" } }));
+    const options = screen.getAllByTestId("model-option");
+    expect(options.map((o) => el(o).dataset.model)).toEqual(ROWS.map((r) => r.id));
+    expect(el(options[0]!).textContent).toContain("Anthropic: Claude Sonnet 4.5");
+    expect(el(options[0]!).textContent).toContain("1M");
+    expect(el(options[0]!).textContent).toContain("$3.00 / $15.00");
+    expect(el(options[1]!).textContent).toContain("free / free");
+    expect(el(options[2]!).textContent).toContain("? / ?");
+  });
+
+  it("narrows the list as the user types, and a pick fills the model field", async () => {
+    fireEvent.click(screen.getByTestId("browse-models"));
+    await act(() => respond(requests("settings/listModels")[0]!, { result: { models: ROWS, source: "live" } }));
+    fireEvent.change(screen.getByTestId("model-search"), { target: { value: "qwen coder" } });
+    expect(screen.getAllByTestId("model-option").map((o) => el(o).dataset.model)).toEqual(["qwen/qwen3-coder:free"]);
+    expect(el(screen.getByTestId("models-count")).textContent).toBe("1 of 3 models match");
+    fireEvent.click(screen.getByTestId("model-option"));
+    expect((screen.getByTestId("field-model") as unknown as { value: string }).value).toBe("qwen/qwen3-coder:free");
+    expect(screen.queryByTestId("model-picker")).toBeNull();
+  });
+
+  it("shows the host's reason when the provider cannot be asked", async () => {
+    fireEvent.click(screen.getByTestId("browse-models"));
+    await act(() => respond(requests("settings/listModels")[0]!, { error: { message: "OpenRouter refused the key (HTTP 401).", field: "model" } }));
+    expect(el(screen.getByTestId("models-error")).textContent).toBe("OpenRouter refused the key (HTTP 401).");
   });
 });

@@ -1,14 +1,52 @@
 import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import type { ProfileForm, ProfileView } from "../../../src/shared/protocol/settings";
+import { FAMILY_OPTIONS, isProviderKind, PROVIDER_ENTRIES, PROVIDER_OPTIONS, providerEntry, type ProviderEntry, type ProviderOption } from "../../../src/shared/providerCatalog";
+import { ModelPicker } from "./ModelPicker";
 import { useSaveRequest } from "./useSaveRequest";
 import type { SettingsAsk } from "./model";
 
-const KINDS = ["anthropic", "openai", "openai-compatible"] as const;
 const PROTOCOLS = ["xml", "native", "auto"] as const;
 /** The model overrides the form offers: window, output limit, prices (USD per million tokens). */
 const NUMBERS = ["contextWindow", "maxOutputTokens", "inputPrice", "outputPrice", "cacheReadPrice", "cacheWritePrice"] as const;
 type NumberField = (typeof NUMBERS)[number];
+
+/** The provider list in three groups, as a person looks for theirs: by vendor, by vendor behind the compatible API, or on their own machine. */
+function providerGroups(): { label: string; entries: ProviderEntry[] }[] {
+  const local = (e: ProviderEntry) => e.family === "ollama" || e.family === "lmstudio" || e.kind === "openai-compatible";
+  return [
+    { label: l10n.t("Providers"), entries: PROVIDER_ENTRIES.filter((e) => !e.preset && !local(e)) },
+    { label: l10n.t("OpenAI-compatible vendors"), entries: PROVIDER_ENTRIES.filter((e) => e.preset) },
+    { label: l10n.t("Local and self-hosted"), entries: PROVIDER_ENTRIES.filter(local) },
+  ];
+}
+
+function optionLabel(option: ProviderOption, kind: string): string {
+  switch (option) {
+    case "region":
+      return kind === "vertex" ? l10n.t("Location (empty: GOOGLE_CLOUD_LOCATION)") : l10n.t("AWS region (empty: AWS_REGION or the profile's)");
+    case "awsProfile":
+      return l10n.t("AWS profile (empty: the standard credential chain)");
+    case "project":
+      return l10n.t("Google Cloud project (empty: GOOGLE_CLOUD_PROJECT)");
+    case "keyFile":
+      return l10n.t("Service account key file (empty: Application Default Credentials)");
+    case "apiVersion":
+      return l10n.t("API version (empty: a recent GA version)");
+  }
+}
+
+function baseUrlHint(entry: ProviderEntry | undefined): string {
+  if (entry?.kind === "openai-compatible") return "http://localhost:11434/v1";
+  if (entry?.family === "azure") return "https://NAME.openai.azure.com";
+  return entry?.defaultBaseUrl ? l10n.t("empty: {0}", entry.defaultBaseUrl) : l10n.t("empty: the provider's default");
+}
+
+function modelHint(entry: ProviderEntry | undefined): string {
+  if (entry?.family === "azure") return l10n.t("the deployment's name");
+  if (entry && !entry.defaultModel) return l10n.t("required: the model id the server uses");
+  return entry ? l10n.t("empty: {0}", entry.defaultModel) : l10n.t("empty: the provider's default");
+}
 
 /** A model override's label; translated when drawn (the bundle is set after the modules load). */
 function numberLabel(key: NumberField): string {
@@ -64,6 +102,10 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
   const [protocol, setProtocol] = useState(profile?.protocol ?? "xml");
   const [numbers, setNumbers] = useState(initialNumbers(profile));
   const [condenseAt, setCondenseAt] = useState(profile?.autoCondensePercent?.toString() ?? "");
+  const [options, setOptions] = useState<Record<ProviderOption, string>>(Object.fromEntries(PROVIDER_OPTIONS.map((o) => [o, profile?.[o] ?? ""])) as Record<ProviderOption, string>);
+  const entry = isProviderKind(kind) ? providerEntry(kind) : undefined;
+  // The default profile is the kiln.provider.* settings, which have no place for these: a named profile does.
+  const shownOptions = entry && !isDefault ? FAMILY_OPTIONS[entry.family] : [];
   const { error, refuse, submit } = useSaveRequest(onDone);
 
   const save = () => {
@@ -99,6 +141,8 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
           model,
           protocol,
           modelInfo: { ...kept, ...modelInfo },
+          // Only the options this provider has: switching from Bedrock to Anthropic leaves no stray region behind.
+          ...Object.fromEntries(shownOptions.map((o) => [o, options[o].trim()])),
           ...(percent !== undefined && !isDefault ? { autoCondensePercent: percent } : {}),
         },
       }),
@@ -131,29 +175,43 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
       <label>
         {l10n.t("Provider")}
         <select data-testid="field-kind" value={kind} onChange={(e) => setKind(e.target.value)}>
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
+          {providerGroups().map((group) => (
+            <optgroup key={group.label} label={group.label}>
+              {group.entries.map((e) => (
+                <option key={e.kind} value={e.kind}>
+                  {e.kind === "openai-compatible" ? l10n.t("OpenAI-compatible (any URL)") : e.label}
+                </option>
+              ))}
+            </optgroup>
           ))}
+          {!entry && <option value={kind}>{kind}</option>}
         </select>
       </label>
       {fieldError("kind")}
       <label>
         {l10n.t("Base URL")}
-        <input
-          data-testid="field-baseUrl"
-          value={baseUrl}
-          placeholder={kind === "openai-compatible" ? "http://localhost:11434/v1" : l10n.t("empty: the provider's default")}
-          onChange={(e) => setBaseUrl(e.target.value)}
-        />
+        <input data-testid="field-baseUrl" value={baseUrl} placeholder={baseUrlHint(entry)} onChange={(e) => setBaseUrl(e.target.value)} />
       </label>
       {fieldError("baseUrl")}
       <label>
         {l10n.t("Model")}
-        <input data-testid="field-model" value={model} placeholder={l10n.t("empty: the provider's default")} onChange={(e) => setModel(e.target.value)} />
+        <input data-testid="field-model" value={model} placeholder={modelHint(entry)} onChange={(e) => setModel(e.target.value)} />
       </label>
+      <ModelPicker
+        form={() => ({ name: isDefault ? "default" : name, kind, baseUrl, model, protocol, ...Object.fromEntries(shownOptions.map((o) => [o, options[o].trim()])) })}
+        {...(profile ? { original: profile.name } : {})}
+        onPick={setModel}
+      />
       {fieldError("model")}
+      {shownOptions.map((option) => (
+        <div key={option}>
+          <label>
+            {optionLabel(option, kind)}
+            <input data-testid={`field-${option}`} value={options[option]} onChange={(e) => setOptions({ ...options, [option]: e.target.value })} />
+          </label>
+          {fieldError(option)}
+        </div>
+      ))}
       <label>
         {l10n.t("Tool protocol")}
         <select data-testid="field-protocol" value={protocol} onChange={(e) => setProtocol(e.target.value)}>
@@ -182,7 +240,7 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
         </label>
       )}
       {fieldError("autoCondensePercent")}
-      {error && !["name", "kind", "baseUrl", "model", "protocol", "modelInfo", "autoCondensePercent"].some((f) => error.field === f || error.field?.startsWith(`${f}.`)) && (
+      {error && !["name", "kind", "baseUrl", "model", "protocol", "modelInfo", "autoCondensePercent", ...shownOptions].some((f) => error.field === f || error.field?.startsWith(`${f}.`)) && (
         <div className="ks-field-error" role="alert">
           {error.message}
         </div>

@@ -1,10 +1,17 @@
 import * as l10n from "@vscode/l10n";
 import { useCallback, useState } from "react";
 import type { ProfileView } from "../../../src/shared/protocol/settings";
+import { isProviderKind, providerEntry } from "../../../src/shared/providerCatalog";
 import type { SettingsAsk } from "./model";
 import { useLatestAnswer } from "./useSaveRequest";
 import { ConfirmBar } from "./ConfirmBar";
 import { ProfileEditor } from "./ProfileEditor";
+
+/** A provider by its product name; the compatible kind is a description, so in the page's language. */
+function kindLabel(kind: string): string {
+  if (kind === "openai-compatible") return l10n.t("OpenAI-compatible");
+  return isProviderKind(kind) ? providerEntry(kind).label : kind;
+}
 
 /** Sets or removes a key. The field is a password box, emptied once sent; the key never comes back. */
 function KeyEntry({ profile, ask }: { profile: ProfileView; ask: SettingsAsk }) {
@@ -64,7 +71,7 @@ export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileVi
               <strong>{p.name}</strong>
               {p.name === active && <span className="ks-badge ok">{l10n.t("active")}</span>}
               <span className="ks-muted">
-                {p.kind}
+                {kindLabel(p.kind)}
                 {p.model ? ` · ${p.model}` : ""}
                 {p.baseUrl ? ` · ${p.baseUrl}` : ""} · {p.protocol}
               </span>

@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { createProvider } from "../../../core/llm/createProvider";
 import { ProviderError } from "../../../core/llm/errors";
-import type { Provider } from "../../../core/llm/types";
+import type { Provider, ProviderConfig } from "../../../core/llm/types";
 import type { Logger } from "../../../core/ports";
 import { Emitter } from "../../../shared/disposable";
 import type { RawSettings, SettingsEdit } from "./profileEdits";
@@ -52,6 +52,11 @@ export class ProfileStore implements vscode.Disposable {
     if (choice.warning) this.report([choice.warning]);
     if (!choice.profile) throw new ProviderError("config", choice.warning);
     return choice.profile;
+  }
+
+  /** A profile's settings with its key (its own, else the environment's). */
+  config(profile: Profile): Promise<ProviderConfig> {
+    return resolveProfileConfig(this.secrets, profile, this.logger);
   }
 
   async provider(profile: Profile): Promise<Provider> {

@@ -7,6 +7,7 @@ import * as l10n from "@vscode/l10n";
 import { z } from "zod";
 import { resolveModelInfo } from "../../../core/llm/models";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderKind } from "../../../core/llm/types";
+import { FAMILY_OPTIONS, PROVIDER_OPTIONS, providerEntry, type ProviderOption } from "../../../shared/providerCatalog";
 import type { ToolProtocolSetting } from "../../../core/prompts/system";
 
 /** The profile made of the `kiln.provider.*` settings; it always exists, so old setups keep working. */
@@ -28,8 +29,19 @@ export interface Profile {
   modelInfo?: Record<string, unknown>;
   /** Condense at this share of the window while the profile is in use (kiln.context.autoCondensePercent otherwise). */
   autoCondensePercent?: number;
+  /** The provider's own settings (Bedrock's region and AWS profile, Vertex's project, Azure's API version). */
+  region?: string;
+  awsProfile?: string;
+  project?: string;
+  keyFile?: string;
+  apiVersion?: string;
   /** "legacy": the `kiln.provider.*` settings; "settings": an entry of `kiln.profiles`. */
   source: "legacy" | "settings";
+}
+
+/** A profile's provider options, only those set. */
+export function providerOptionsOf(profile: Partial<Record<ProviderOption, string | undefined>>): Partial<Record<ProviderOption, string>> {
+  return Object.fromEntries(PROVIDER_OPTIONS.flatMap((key) => (profile[key] ? [[key, profile[key]]] : []))) as Partial<Record<ProviderOption, string>>;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -39,6 +51,16 @@ function isHttpUrl(value: string): boolean {
 /** A check's message, made when a value is checked (the display language's bundle is applied by then). */
 const says = (message: () => string) => ({ error: message });
 const percent = says(() => l10n.t("must be 0 to 100"));
+
+const optionText = z
+  .string()
+  .trim()
+  .max(500)
+  .refine(
+    (v) => !/[\u0000-\u001f]/.test(v),
+    says(() => l10n.t("no control characters")),
+  )
+  .optional();
 
 const nameSchema = z
   .string()
@@ -69,7 +91,7 @@ export const ProfileInputSchema = z
       .optional(),
     name: nameSchema,
     kind: z.enum(
-      PROVIDER_KINDS as [ProviderKind, ...ProviderKind[]],
+      PROVIDER_KINDS,
       says(() => l10n.t("must be one of {0}", PROVIDER_KINDS.join(", "))),
     ),
     baseUrl: z
@@ -95,15 +117,34 @@ export const ProfileInputSchema = z
       .min(0, percent)
       .max(100, percent)
       .optional(),
+    region: optionText,
+    awsProfile: optionText,
+    project: optionText,
+    keyFile: optionText,
+    apiVersion: optionText,
   })
   .strict()
   .superRefine((profile, ctx) => {
     // createProvider would refuse these at the first request; saying so when saving is kinder.
+    const entry = providerEntry(profile.kind);
     if (profile.kind === "openai-compatible" && profile.baseUrl === "") {
       ctx.addIssue({ code: "custom", path: ["baseUrl"], message: l10n.t("openai-compatible needs a base URL (e.g. http://localhost:11434/v1)") });
+    } else if (entry.needsBaseUrl && profile.baseUrl === "") {
+      ctx.addIssue({ code: "custom", path: ["baseUrl"], message: l10n.t("{0} needs a base URL", entry.label) });
     }
     if (profile.kind === "openai-compatible" && profile.model === "") {
       ctx.addIssue({ code: "custom", path: ["model"], message: l10n.t("openai-compatible needs a model id") });
+    } else if (!entry.defaultModel && profile.model === "") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["model"],
+        message: entry.family === "azure" ? l10n.t("Azure OpenAI needs the deployment's name as the model") : l10n.t("{0} needs a model id", entry.label),
+      });
+    }
+    for (const option of PROVIDER_OPTIONS) {
+      if (profile[option] && !FAMILY_OPTIONS[entry.family].includes(option)) {
+        ctx.addIssue({ code: "custom", path: [option], message: l10n.t("{0} has no such setting", entry.label) });
+      }
     }
     if (profile.modelInfo) {
       const { errors } = resolveModelInfo(profile.kind, profile.model, profile.modelInfo);
@@ -144,6 +185,7 @@ export function validateProfile(raw: unknown, asDefault = false): ValidationResu
       protocol: data.protocol,
       ...(data.modelInfo ? { modelInfo: data.modelInfo } : {}),
       ...(data.autoCondensePercent !== undefined && !asDefault ? { autoCondensePercent: data.autoCondensePercent } : {}),
+      ...providerOptionsOf(data),
       source: asDefault ? "legacy" : "settings",
     },
   };

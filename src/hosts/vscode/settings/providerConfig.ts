@@ -5,7 +5,7 @@ import type { Logger } from "../../../core/ports";
 import type { StreamTimeouts } from "../../../core/llm/requestWatch";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderConfig, type ProviderKind, type ProviderSettings } from "../../../core/llm/types";
 import { KILN, rawSetting, readSetting } from "./kilnSettings";
-import { secretNameOf, type LegacySettings, type Profile } from "./profiles";
+import { providerOptionsOf, secretNameOf, type LegacySettings, type Profile } from "./profiles";
 
 /** The default profile's provider; a wrong kind is an error the chat shows, since no default would do. */
 export function readProviderSettings(): ProviderSettings {
@@ -48,5 +48,12 @@ export function readLegacySettings(): LegacySettings {
  */
 export async function resolveProfileConfig(secrets: vscode.SecretStorage, profile: Profile, logger?: Logger): Promise<ProviderConfig> {
   const stored = await secrets.get(secretNameOf(profile));
-  return { kind: profile.kind, baseUrl: profile.baseUrl, model: profile.model, apiKey: stored || apiKeyFromEnv(profile.kind, process.env), timeouts: readStreamTimeouts(logger) };
+  return {
+    kind: profile.kind,
+    baseUrl: profile.baseUrl,
+    model: profile.model,
+    ...providerOptionsOf(profile),
+    apiKey: stored || apiKeyFromEnv(profile.kind, process.env),
+    timeouts: readStreamTimeouts(logger),
+  };
 }

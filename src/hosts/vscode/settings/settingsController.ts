@@ -23,7 +23,9 @@ import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
 import { affectsOptions, applyOptionChanges, readOptionsView } from "./optionEdits";
 import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
 import { affectsRules, createRuleFile, openRule, readRulesView, setRuleEnabled, watchRuleFiles } from "./ruleFiles";
-import { findProfile } from "./profiles";
+import { ModelLists } from "./modelLists";
+import { findProfile, providerOptionsOf } from "./profiles";
+import { PROVIDER_OPTIONS } from "../../../shared/providerCatalog";
 import type { ProfileStore } from "./profileStore";
 
 type Outcome = { ok: boolean; message: string; field?: string };
@@ -32,7 +34,9 @@ type SettingsAction = { [K in SettingsMethod]: { type: K } & CheckedParamsOf<Set
 
 /** The form as a profile: empty model overrides are left out rather than saved as `{}`. */
 function formToInput(form: ProfileForm): Record<string, unknown> {
-  const { modelInfo, ...fields } = form;
+  const { modelInfo, ...rest } = form;
+  // A provider option left empty is no option: the profile keeps only what was filled in.
+  const fields = Object.fromEntries(Object.entries(rest).filter(([key, v]) => !(PROVIDER_OPTIONS as readonly string[]).includes(key) || (typeof v === "string" && v.trim() !== "")));
   const info = Object.fromEntries(Object.entries(modelInfo ?? {}).filter(([, v]) => v !== undefined));
   return Object.keys(info).length > 0 ? { ...fields, modelInfo: info } : fields;
 }
@@ -49,6 +53,7 @@ export class SettingsController implements vscode.Disposable {
   readonly onDidPost: Event<HostToSettings>;
   private readonly listeners = new DisposableStore();
   private readonly requests: RequestRouter<SettingsRequests>;
+  private readonly models: ModelLists;
   /** The section a page being opened scrolls to once it has its state. */
   private revealOnReady: SettingsSection | undefined;
 
@@ -60,7 +65,11 @@ export class SettingsController implements vscode.Disposable {
     this.channel = new WebviewChannel({ name: "settings", logger, parse: parseSettingsMessage, onMessage: (message) => this.handle(message) });
     this.onDidPost = this.channel.onDidPost;
     this.requests = new RequestRouter(SETTINGS_REQUESTS, (response) => this.post(response), logger, "settings");
+    this.models = new ModelLists(store);
+    this.requests.onRequest("settings/listModels", (params) => this.models.list(params));
     for (const method of Object.keys(SETTINGS_REQUESTS) as SettingsMethod[]) {
+      // Answered with a list, not a line for the status bar.
+      if (method === "settings/listModels") continue;
       this.requests.onRequest(method, async (params): Promise<Done> => {
         const outcome = await this.dispatch({ type: method, ...params } as SettingsAction);
         if (outcome && !outcome.ok) throw new RequestError(outcome.message, outcome.field);
@@ -119,6 +128,7 @@ export class SettingsController implements vscode.Disposable {
           protocol: p.protocol,
           ...(p.modelInfo ? { modelInfo: p.modelInfo } : {}),
           ...(p.autoCondensePercent !== undefined ? { autoCondensePercent: p.autoCondensePercent } : {}),
+          ...providerOptionsOf(p),
           source: p.source,
           hasKey: await this.store.hasKey(p),
         })),

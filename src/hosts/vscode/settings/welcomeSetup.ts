@@ -79,7 +79,7 @@ export class WelcomeSetup implements vscode.Disposable {
       providers: WELCOME_KINDS.map((k): WelcomeProvider => ({
         kind: k,
         ...welcomeProviderText(k),
-        envVar: API_KEY_ENV[k],
+        envVar: API_KEY_ENV[k] ?? "",
         envKey: apiKeyFromEnv(k, this.env) !== undefined,
         storedKey: this.storedKeys.has(k),
         defaultModel: DEFAULT_MODELS[k],
@@ -132,7 +132,7 @@ export class WelcomeSetup implements vscode.Disposable {
       const refused = await this.profiles.setKey(profile, form.key);
       if (refused) throw new RequestError(refused, "key");
     } else if (form.kind !== "openai-compatible" && !(await this.configFor(form)).apiKey) {
-      throw new RequestError(l10n.t("{0} needs a key: paste one, or set {1} in the environment VS Code starts from.", welcomeProviderText(form.kind).label, API_KEY_ENV[form.kind]), "key");
+      throw new RequestError(l10n.t("{0} needs a key: paste one, or set {1} in the environment VS Code starts from.", welcomeProviderText(form.kind).label, API_KEY_ENV[form.kind] ?? ""), "key");
     }
     const kiln = kilnConfiguration();
     const global = vscode.ConfigurationTarget.Global;
@@ -144,7 +144,7 @@ export class WelcomeSetup implements vscode.Disposable {
     if (rawSetting(profiles.active) !== undefined) await kiln.update(profiles.active.key, undefined, global);
     this.logger.info(`Welcome: set up ${profile.kind}${profile.model ? ` (${profile.model})` : ""}`);
     await this.end();
-    const label = welcomeProviderText(profile.kind).label;
+    const label = welcomeProviderText(form.kind).label;
     return { message: profile.model ? l10n.t("Kiln uses {0}, {1}.", label, profile.model) : l10n.t("Kiln uses {0}.", label) };
   }
 

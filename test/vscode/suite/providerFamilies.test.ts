@@ -1,0 +1,94 @@
+import * as assert from "node:assert/strict";
+import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
+import type { HostToWebview, TaskInfo } from "../../../src/shared/protocol/messages";
+import { FakeModelServer } from "../../fixtures/fakeModelServer";
+import { FakeOllamaServer } from "../../fixtures/fakeOllamaServer";
+import { appendedErrors, configure, exchange, kiln, setKiln, xmlCall } from "./helpers";
+
+/** The chat's task line after the turn: tokens, cost, the window in use. */
+function lastTask(posted: readonly HostToWebview[]): TaskInfo | undefined {
+  const found = posted.filter((m) => m.type === "chat/task").at(-1);
+  return found?.type === "chat/task" ? found.task : undefined;
+}
+
+function completion(posted: readonly HostToWebview[]): string | undefined {
+  for (const m of posted) if (m.type === "chat/appended" && m.item.role === "completion") return m.item.result;
+  return undefined;
+}
+
+/** One task from the sidebar per provider family, each against a local server that speaks its wire format. */
+describe("a task from the sidebar on each provider family", () => {
+  let api: KilnTestApi;
+  let restore: () => Promise<void>;
+
+  beforeEach(async () => {
+    api = await kiln();
+    restore = await setKiln({ profiles: undefined, activeProfile: undefined, "provider.kind": undefined, "provider.baseUrl": undefined, "provider.model": undefined, "provider.protocol": undefined });
+    api.sidebar.newTask();
+  });
+  afterEach(async () => {
+    api.sidebar.newTask();
+    await restore();
+  });
+
+  it("a preset (DeepSeek) sends to its endpoint with its key from the secret storage", async () => {
+    const server = await new FakeModelServer({ apiKey: "sk-deepseek-test" }).start();
+    try {
+      await configure("deepseek", server.openaiBaseUrl, "deepseek-chat");
+      await api.setSecretForTest("deepseek", "sk-deepseek-test");
+      server.enqueue(xmlCall("attempt_completion", { result: "Answered by the preset." }));
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Say hello" }, 30_000);
+      assert.deepEqual(appendedErrors(posted), []);
+      assert.equal(completion(posted), "Answered by the preset.");
+      const sent = server.requests.at(-1)!;
+      assert.equal(sent.path, "/v1/chat/completions");
+      assert.equal(sent.headers.authorization, "Bearer sk-deepseek-test");
+      assert.equal(sent.body.model, "deepseek-chat");
+    } finally {
+      await api.setSecretForTest("deepseek", undefined);
+      await server.close();
+    }
+  });
+
+  it("OpenRouter: the task's cost is priced from OpenRouter's own model list", async () => {
+    const server = await new FakeModelServer({
+      routes: {
+        "/v1/models": {
+          data: [{ id: "vendor/coder", name: "Vendor: Coder", context_length: 200_000, pricing: { prompt: "0.000002", completion: "0.00001" }, top_provider: { max_completion_tokens: 32_000 } }],
+        },
+      },
+    }).start();
+    try {
+      await configure("openrouter", server.openaiBaseUrl, "vendor/coder");
+      await api.setSecretForTest("openrouter", "sk-or-test");
+      server.enqueue({ ...xmlCall("attempt_completion", { result: "Priced." }), usage: { input: 100_000, output: 10_000 } });
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Price me" }, 30_000);
+      assert.deepEqual(appendedErrors(posted), []);
+      const task = lastTask(posted);
+      // 100k in at $2/M and 10k out at $10/M: $0.20 + $0.10.
+      assert.ok(task?.cost !== undefined && Math.abs(task.cost - 0.3) < 1e-9, `cost ${String(task?.cost)}`);
+      assert.equal(task?.context?.window, 200_000);
+      assert.equal(server.requests.at(-1)!.body.max_completion_tokens, 32_000);
+    } finally {
+      await api.setSecretForTest("openrouter", undefined);
+      await server.close();
+    }
+  });
+
+  it("Ollama: the native API with the model's whole window as num_ctx, and the chat's window says so", async () => {
+    const server = await new FakeOllamaServer({ models: [{ name: "qwen3-coder:30b", architecture: "qwen3moe", contextLength: 65_536, capabilities: ["completion", "tools"] }] }).start();
+    try {
+      await configure("ollama", server.baseUrl, "qwen3-coder:30b");
+      server.enqueue({ text: "Done.\n<attempt_completion>\n<result>Local model finished.</result>\n</attempt_completion>", usage: { input: 3_000, output: 40 } });
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Work locally" }, 30_000);
+      assert.deepEqual(appendedErrors(posted), []);
+      assert.equal(completion(posted), "Local model finished.");
+      const chat = server.to("/api/chat").at(-1)!;
+      assert.equal((chat.body.options as { num_ctx?: number }).num_ctx, 65_536);
+      assert.equal(lastTask(posted)?.context?.window, 65_536);
+      assert.equal(lastTask(posted)?.cost, 0, "a local model costs nothing");
+    } finally {
+      await server.close();
+    }
+  });
+});
