@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createProvider } from "../../src/core/llm/createProvider";
 import { CancelledError, ProviderError } from "../../src/core/llm/errors";
 import { GeminiProvider, SKIP_SIGNATURE } from "../../src/core/llm/gemini";
 import { registerSecret } from "../../src/core/llm/redact";
@@ -105,6 +106,17 @@ describe("Gemini provider over real HTTP streaming", () => {
     expect(request.path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent");
     expect(request.query.get("alt")).toBe("sse");
     expect(request.headers["x-goog-api-key"]).toBe(KEY);
+  });
+
+  it("is what the settings make: kind gemini with its key and model, its SDK loaded at the first request", async () => {
+    server.enqueue({ text: "From the settings." });
+    const fromSettings = createProvider({ kind: "gemini", baseUrl: server.baseUrl, model: "gemini-2.5-pro", apiKey: KEY });
+    expect([fromSettings.kind, fromSettings.model]).toEqual(["gemini", "gemini-2.5-pro"]);
+    const events: StreamEvent[] = [];
+    for await (const event of fromSettings.stream({ system: "sys", messages: [{ role: "user", content: "hello" }] })) events.push(event);
+    expect(texts(events).join("")).toBe("From the settings.");
+    expect(server.requests.at(-1)!.path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent");
+    expect((await fromSettings.listModels!()).length).toBeGreaterThan(0);
   });
 
   it("sends the system instruction, the tools as JSON schema and the reply limit in Gemini's shape", async () => {

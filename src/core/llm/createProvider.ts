@@ -1,11 +1,9 @@
 import * as l10n from "@vscode/l10n";
 import { AnthropicProvider } from "./anthropic";
 import { ProviderError } from "./errors";
-import { BedrockProvider } from "./bedrock";
-import { GeminiProvider } from "./gemini";
+import { LazyProvider } from "./lazyProvider";
 import { OllamaProvider } from "./ollama";
 import { OpenAiProvider } from "./openai";
-import { VertexProvider } from "./vertex";
 import { registerSecret } from "./redact";
 import { DEFAULT_STREAM_TIMEOUTS } from "./requestWatch";
 import { providerEntry, type Provider, type ProviderConfig, type ResolvedProviderConfig } from "./types";
@@ -58,11 +56,12 @@ export function createProvider(config: ProviderConfig): Provider {
       return new OpenAiProvider(resolved);
     case "ollama":
       return new OllamaProvider(resolved);
+    // Their SDKs load at the first request (lazyProvider.ts).
     case "gemini":
-      return new GeminiProvider(resolved);
+      return new LazyProvider(resolved, async () => new (await import("./gemini")).GeminiProvider(resolved));
     case "bedrock":
-      return new BedrockProvider(resolved);
+      return new LazyProvider(resolved, async () => new (await import("./bedrock")).BedrockProvider(resolved));
     case "vertex":
-      return new VertexProvider(resolved);
+      return new LazyProvider(resolved, async () => new (await import("./vertex")).VertexProvider(resolved));
   }
 }
