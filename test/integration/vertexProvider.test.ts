@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
+import { redactSecrets } from "../../src/core/llm/redact";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -130,6 +131,8 @@ describe("Vertex AI provider over real HTTP streaming", () => {
     expect(request).toMatchObject({ family: "claude", apiVersion: "v1", project: "proj-from-profile", location: "us-east5", model: CLAUDE });
     expect(request.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
     expect(request.headers["x-api-key"]).toBeUndefined();
+    // The token is a key for its hour: a server or a tool that echoes it shows [redacted].
+    expect(redactSecrets(`echoed Authorization: Bearer ${ACCESS_TOKEN}`)).not.toContain(ACCESS_TOKEN);
     // Vertex takes the model from the URL and the API version from the body.
     expect(request.body).not.toHaveProperty("model");
     expect(request.body.anthropic_version).toBe("vertex-2023-10-16");

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { providerEntry } from "../../shared/providerCatalog";
 import { AnthropicProvider } from "./anthropic";
 import { ProviderError, toProviderError } from "./errors";
+import { registerSecret } from "./redact";
 import { GeminiProvider } from "./gemini";
 import { RequestWatch, type StreamTimeouts } from "./requestWatch";
 import type { LlmRequest, ModelListing, Provider, ResolvedProviderConfig, StreamEvent } from "./types";
@@ -220,6 +221,8 @@ class ServiceAccountClient extends AuthClient {
     }
     const token = tokenResponseSchema.safeParse(body);
     if (!token.success) throw new ProviderError("auth", l10n.t("Google's token endpoint {0} sent an answer Kiln could not read.", tokenUri));
+    // A bearer token is a key for its hour: cut out of whatever a server or a tool echoes back.
+    registerSecret(token.data.access_token);
     this.token = { value: token.data.access_token, expiresAt: Date.now() + (token.data.expires_in ?? 3600) * 1000 };
     return token.data.access_token;
   }
