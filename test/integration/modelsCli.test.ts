@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeGeminiServer } from "../fixtures/fakeGeminiServer";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
 import { buildCli, runCli, xmlTurn } from "./cliProcess";
 
@@ -85,6 +86,26 @@ describe("kiln models", () => {
       ]);
     } finally {
       await anthropic.close();
+    }
+  });
+
+  it("runs a provider whose SDK the bundle loads at its first request (Gemini): the list and a reply", async () => {
+    const gemini = await new FakeGeminiServer({
+      apiKey: "gm-key-1",
+      models: [{ name: "models/gemini-2.5-pro", displayName: "Gemini 2.5 Pro", inputTokenLimit: 1_048_576, outputTokenLimit: 65_536, supportedGenerationMethods: ["generateContent"] }],
+    }).start();
+    try {
+      const env = { GEMINI_API_KEY: "gm-key-1", KILN_CACHE_DIR: cacheDir };
+      const listed = await runCli(cli, ["models", "--provider", "gemini", "--base-url", gemini.baseUrl, "--json", "--refresh"], env);
+      expect(listed.code, listed.stderr).toBe(0);
+      // The window is Google's input plus output limit; the prices are Kiln's table's.
+      expect(JSON.parse(listed.stdout).models).toEqual([expect.objectContaining({ id: "gemini-2.5-pro", name: "Gemini 2.5 Pro", contextWindow: 1_114_112, inputPrice: 1.25, outputPrice: 10 })]);
+      gemini.enqueue({ text: "Hello from Gemini." });
+      const chat = await runCli(cli, ["chat", "--provider", "gemini", "--base-url", gemini.baseUrl, "--model", "gemini-2.5-pro", "Say hello"], env);
+      expect(chat.code, chat.stderr).toBe(0);
+      expect(chat.stdout).toContain("Hello from Gemini.");
+    } finally {
+      await gemini.close();
     }
   });
 
