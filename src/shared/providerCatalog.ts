@@ -122,6 +122,11 @@ const ENTRIES: Record<ProviderKind, ProviderEntry> = {
   zai: preset("zai", "Z.ai", "https://api.z.ai/api/paas/v4", "ZAI_API_KEY", "glm-4.6"),
 };
 
+/** A server the user runs (any compatible URL, Ollama, LM Studio): named by its URL, not by a product. */
+export function isSelfHosted(entry: ProviderEntry): boolean {
+  return entry.kind === "openai-compatible" || entry.family === "ollama" || entry.family === "lmstudio";
+}
+
 export function providerEntry(kind: ProviderKind): ProviderEntry {
   return ENTRIES[kind];
 }

@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { createProvider } from "../../src/core/llm/createProvider";
 import { modelRows } from "../../src/core/llm/modelRows";
 import type { Provider } from "../../src/core/llm/types";
-import { filterModels } from "../../src/shared/modelSearch";
+import { filterModels } from "../../src/shared/modelList";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
 import { FakeOllamaServer } from "../fixtures/fakeOllamaServer";
 

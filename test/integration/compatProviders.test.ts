@@ -4,6 +4,7 @@ import { ProviderError } from "../../src/core/llm/errors";
 import { modelRows } from "../../src/core/llm/modelRows";
 import { PROVIDER_ENTRIES, providerEntry, type ProviderKind } from "../../src/shared/providerCatalog";
 import type { Provider, StreamEvent } from "../../src/core/llm/types";
+import { parseArgs } from "../../src/hosts/cli/args";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
 
 const KEY = "sk-compat-777";
@@ -227,5 +228,17 @@ describe("every kind in the catalog", () => {
     expect(entry.needsKey ? entry.keyEnv : true).toBeTruthy();
     if (entry.defaultBaseUrl) expect(() => new URL(entry.defaultBaseUrl!)).not.toThrow();
     expect(kind).toBe(entry.kind);
+  });
+});
+
+describe("the CLI's flags for a provider's own settings", () => {
+  it("reach the provider's settings, each under its name", () => {
+    const args = parseArgs(
+      ["run", "--provider", "vertex", "--project", "my-proj", "--region", "europe-west1", "--key-file", "/keys/sa.json", "--aws-profile", "work", "--api-version", "2025-01-01", "go"],
+      {},
+      "/tmp",
+    );
+    expect(args.settings).toMatchObject({ kind: "vertex", project: "my-proj", region: "europe-west1", keyFile: "/keys/sa.json", awsProfile: "work", apiVersion: "2025-01-01" });
+    expect(() => parseArgs(["run", "--region"], {}, "/tmp")).toThrow("--region needs a value");
   });
 });

@@ -3,6 +3,7 @@ import { createProvider } from "./createProvider";
 import { CancelledError, toProviderError } from "./errors";
 import { API_KEY_ENV } from "./keys";
 import type { ConnectionCheck, ConnectionFailure, ConnectionProblem, ModelList } from "../../shared/protocol/welcome";
+import { isSelfHosted } from "../../shared/providerCatalog";
 import { providerEntry, type ProviderConfig, type ProviderKind } from "./types";
 
 export type { ConnectionCheck, ConnectionFailure, ModelList };
@@ -22,7 +23,7 @@ export interface CheckOptions {
 /** The product name of a hosted provider; a server the user runs (compatible, Ollama, LM Studio) is "the server" in its own sentences. */
 function hostedName(kind: ProviderKind): string | undefined {
   const entry = providerEntry(kind);
-  return entry.needsBaseUrl && entry.family !== "azure" ? undefined : entry.family === "ollama" || entry.family === "lmstudio" ? undefined : entry.label;
+  return isSelfHosted(entry) ? undefined : entry.label;
 }
 
 /** Where the check went: the base URL, else the hosted provider's name (an OpenAI-compatible server always has a URL by then). */

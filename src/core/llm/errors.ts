@@ -145,7 +145,7 @@ type Cause = { message?: string; code?: string; cause?: Cause };
 /** The socket's own code (ECONNREFUSED, ENOTFOUND…): fetch wraps it under a "fetch failed" TypeError. */
 function connectionCause(err: Error): string {
   let cause = (err as { cause?: Cause }).cause;
-  for (let depth = 0; cause && depth < 4; depth++, cause = cause.cause) {
+  for (let depth = 0; cause && typeof cause === "object" && depth < 4; depth++, cause = cause.cause) {
     if (typeof cause.code === "string") return cause.code;
     if (!cause.cause) return cause.message ?? err.message;
   }
@@ -156,7 +156,9 @@ function connectionCause(err: Error): string {
 export function toProviderError(err: unknown, providerName: string): ProviderError | CancelledError {
   if (err instanceof ProviderError || err instanceof CancelledError) return err;
   if (err instanceof Anthropic.APIUserAbortError || err instanceof OpenAI.APIUserAbortError) return new CancelledError();
-  if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError) {
+  // Node's fetch (Ollama's client, the Gemini SDK) says only "fetch failed"; the socket's reason is in its cause.
+  const fetchFailed = err instanceof TypeError && err.message === "fetch failed";
+  if (err instanceof Anthropic.APIConnectionError || err instanceof OpenAI.APIConnectionError || fetchFailed) {
     const why = connectionCause(err);
     return new ProviderError("network", l10n.t("Could not reach {0} ({1}). Check the network and the base URL.", providerName, why));
   }

@@ -254,24 +254,8 @@ function fromApiError(err: ApiError, name: string): ProviderError {
   return httpFailure({ status, detail: google.detail, code, retryAfter: google.retryAfter }, name);
 }
 
-/** The socket's own code (ECONNREFUSED, ENOTFOUND…) under fetch's "fetch failed". */
-function connectionCause(err: Error): string {
-  let cause = (err as { cause?: unknown }).cause;
-  for (let depth = 0; cause && typeof cause === "object" && depth < 4; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown };
-    if (typeof code === "string") return code;
-    const next = (cause as { cause?: unknown }).cause;
-    if (!next && typeof message === "string") return message;
-    cause = next;
-  }
-  return err.message;
-}
-
 function toGeminiError(err: unknown, name: string): ProviderError | CancelledError {
   if (err instanceof ApiError) return fromApiError(err, name);
-  if (err instanceof TypeError && err.message === "fetch failed") {
-    return new ProviderError("network", l10n.t("Could not reach {0} ({1}). Check the network and the base URL.", name, connectionCause(err)));
-  }
   // The SDK's own words for SSE it could not split into events.
   if (err instanceof Error && /^(Incomplete JSON segment|exception parsing stream chunk)/.test(err.message)) return unreadable(err.message.slice(0, 200), name);
   return toProviderError(err, name);

@@ -30,16 +30,3 @@ export function builtinRows(kind: ProviderKind): ModelRow[] {
     builtinModelIds(kind).map((id) => ({ id })),
   );
 }
-
-/** A row's text fields for the narrow columns of a terminal or a picker: "200k", "$3.00", "—" for unknown. */
-export function formatTokens(n: number): string {
-  if (n >= 1_000_000) return `${Number((n / 1_000_000).toFixed(2))}M`;
-  if (n >= 1_000) return `${Math.round(n / 1_000)}k`;
-  return String(n);
-}
-
-export function formatPrice(perMillion: number | undefined): string {
-  if (perMillion === undefined) return "—";
-  if (perMillion === 0) return "free";
-  return `$${perMillion < 0.1 ? Number(perMillion.toPrecision(2)) : perMillion.toFixed(2)}`;
-}

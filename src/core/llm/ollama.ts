@@ -199,18 +199,6 @@ function hasContent(line: ChatLine): boolean {
   return Boolean(m?.content || m?.thinking || m?.tool_calls?.length || line.done || line.error !== undefined);
 }
 
-/** The socket's own code (ECONNREFUSED, ENOTFOUND…) under fetch's "fetch failed". */
-function connectionCause(err: Error): string {
-  let cause = (err as { cause?: { code?: unknown; message?: unknown; cause?: unknown } }).cause;
-  for (let depth = 0; cause && depth < 4; depth++) {
-    if (typeof cause.code === "string") return cause.code;
-    const next = cause.cause as typeof cause | undefined;
-    if (!next) return typeof cause.message === "string" ? cause.message : err.message;
-    cause = next;
-  }
-  return err.message;
-}
-
 export class OllamaProvider implements Provider {
   readonly kind = "ollama" as const;
   readonly model: string;
@@ -300,7 +288,7 @@ export class OllamaProvider implements Provider {
       if (request.signal?.aborted) throw new CancelledError();
       if (!finished) throw new ProviderError("stream", l10n.t("{0} ended the reply before it was complete (no line with done: true).", this.displayName));
     } catch (err) {
-      throw this.failure(watch.failure(err));
+      throw toProviderError(watch.failure(err), this.displayName);
     } finally {
       watch.dispose();
     }
@@ -315,7 +303,7 @@ export class OllamaProvider implements Provider {
     try {
       facts = await this.modelFacts(signal);
     } catch (err) {
-      throw this.failure(signal?.aborted ? new CancelledError() : err);
+      throw toProviderError(signal?.aborted ? new CancelledError() : err, this.displayName);
     }
     const contextWindow = ollamaContextLength(facts, this.options.maxContextTokens);
     return {
@@ -342,7 +330,7 @@ export class OllamaProvider implements Provider {
       }
       return out;
     } catch (err) {
-      throw this.failure(signal?.aborted ? new CancelledError() : err);
+      throw toProviderError(signal?.aborted ? new CancelledError() : err, this.displayName);
     }
   }
 
@@ -375,13 +363,5 @@ export class OllamaProvider implements Provider {
       // Not JSON (a proxy's HTML page): the text itself is the detail.
     }
     throw httpFailure({ status: response.status, detail, retryAfter: response.headers.get("retry-after") ?? undefined }, this.displayName);
-  }
-
-  private failure(err: unknown): ProviderError | CancelledError {
-    // fetch says only "fetch failed" when it cannot connect; the reason is in its cause.
-    if (err instanceof TypeError && err.message === "fetch failed") {
-      return new ProviderError("network", l10n.t("Could not reach {0} ({1}). Check the network and the base URL.", this.displayName, connectionCause(err)));
-    }
-    return toProviderError(err, this.displayName);
   }
 }

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import OpenAI, { AzureOpenAI } from "openai";
-import { providerEntry, type CompatQuirks, type ProviderFamily } from "../../shared/providerCatalog";
+import { isSelfHosted, providerEntry, type CompatQuirks, type ProviderFamily } from "../../shared/providerCatalog";
 import type { ModelInfo } from "./models";
 import type { LlmRequest, ModelListing, Provider, ProviderKind, ResolvedProviderConfig, StreamEvent } from "./types";
 import { toOpenAiMessages, toOpenAiTools } from "./messageMapping";
@@ -22,9 +22,9 @@ function hasContent(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): boolean
 }
 
 /** The name used in a provider's error messages: a hosted product by its name, anything else by its URL. */
-function displayName(kind: ProviderKind, family: ProviderFamily, baseUrl: string): string {
+function displayName(kind: ProviderKind, baseUrl: string): string {
   const entry = providerEntry(kind);
-  return kind === "openai-compatible" || family === "lmstudio" ? l10n.t("The model server at {0}", baseUrl) : entry.label;
+  return isSelfHosted(entry) ? l10n.t("The model server at {0}", baseUrl) : entry.label;
 }
 
 function client(config: ResolvedProviderConfig, family: ProviderFamily): OpenAI {
@@ -58,7 +58,7 @@ export class OpenAiProvider implements Provider {
     this.quirks = entry.quirks ?? { tokenLimitField: "max_completion_tokens", streamUsage: true };
     this.timeouts = config.timeouts;
     this.client = client(config, entry.family);
-    this.displayName = displayName(config.kind, entry.family, this.client.baseURL);
+    this.displayName = displayName(config.kind, this.client.baseURL);
   }
 
   async *stream(request: LlmRequest): AsyncIterable<StreamEvent> {

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
+import type { ProviderOption } from "../../shared/providerCatalog";
 import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../shared/limits";
@@ -167,6 +168,15 @@ function parseLimit(flag: string, raw: string, bounds: LimitBounds): number {
   return n;
 }
 
+/** The flags of the provider settings only some providers have (Bedrock, Vertex, Azure). */
+const PROVIDER_OPTION_FLAGS = {
+  "--region": "region",
+  "--aws-profile": "awsProfile",
+  "--project": "project",
+  "--key-file": "keyFile",
+  "--api-version": "apiVersion",
+} as const satisfies Record<string, ProviderOption>;
+
 /** Parses argv by hand: a dozen flags do not justify a dependency. */
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
   const [command, ...rest] = argv;
@@ -220,19 +230,11 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         args.given.model = true;
         break;
       case "--region":
-        args.settings.region = value();
-        break;
       case "--aws-profile":
-        args.settings.awsProfile = value();
-        break;
       case "--project":
-        args.settings.project = value();
-        break;
       case "--key-file":
-        args.settings.keyFile = value();
-        break;
       case "--api-version":
-        args.settings.apiVersion = value();
+        args.settings[PROVIDER_OPTION_FLAGS[arg]] = value();
         break;
       case "--refresh":
         args.refresh = true;

@@ -5,7 +5,8 @@ import { z } from "zod";
 import { createProvider } from "../../core/llm/createProvider";
 import { CancelledError, ProviderError, toProviderError } from "../../core/llm/errors";
 import { listingsFrom } from "../../core/llm/modelListings";
-import { builtinRows, formatPrice, formatTokens, modelRows, type ModelRow } from "../../core/llm/modelRows";
+import { builtinRows, modelRows, type ModelRow } from "../../core/llm/modelRows";
+import { formatPrice, formatTokens } from "../../shared/modelList";
 import { providerEntry, type ModelListing } from "../../core/llm/types";
 import type { CliArgs } from "./args";
 

@@ -2,23 +2,11 @@ import * as l10n from "@vscode/l10n";
 import { useMemo, useRef, useState } from "react";
 import { RequestError } from "../../../src/shared/protocol/requests";
 import type { ModelListAnswer, ProfileForm } from "../../../src/shared/protocol/settings";
-import { filterModels } from "../../../src/shared/modelSearch";
+import { filterModels, formatPrice, formatTokens } from "../../../src/shared/modelList";
 import { settingsRequester } from "./api";
 
 /** Rows drawn at once: a list of 500 stays quick to draw and to read; the search narrows it. */
 const SHOWN = 100;
-
-function tokens(n: number): string {
-  if (n >= 1_000_000) return `${Number((n / 1_000_000).toFixed(2))}M`;
-  if (n >= 1_000) return `${Math.round(n / 1_000)}k`;
-  return String(n);
-}
-
-function price(perMillion: number | undefined): string {
-  if (perMillion === undefined) return "?";
-  if (perMillion === 0) return l10n.t("free");
-  return `$${perMillion < 0.1 ? Number(perMillion.toPrecision(2)) : perMillion.toFixed(2)}`;
-}
 
 type Loaded = { state: "idle" } | { state: "loading" } | { state: "failed"; message: string } | ({ state: "ready" } & ModelListAnswer);
 
@@ -116,9 +104,9 @@ export function ModelPicker({ form, original, onPick }: { form: () => ProfileFor
                 <span className="ks-model-name">{m.name ?? m.id}</span>
                 {m.name && <span className="ks-model-id">{m.id}</span>}
                 <span className="ks-model-facts">
-                  <span title={l10n.t("Context window")}>{m.contextWindow ? tokens(m.contextWindow) : "?"}</span>
+                  <span title={l10n.t("Context window")}>{m.contextWindow ? formatTokens(m.contextWindow) : "?"}</span>
                   <span title={l10n.t("Price per million tokens, in / out")}>
-                    {price(m.inputPrice)} / {price(m.outputPrice)}
+                    {formatPrice(m.inputPrice, l10n.t("free"))} / {formatPrice(m.outputPrice, l10n.t("free"))}
                   </span>
                   {m.tools && <span className="ks-badge">{l10n.t("tools")}</span>}
                   {m.vision && <span className="ks-badge">{l10n.t("vision")}</span>}

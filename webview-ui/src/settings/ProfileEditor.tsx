@@ -1,7 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import type { ProfileForm, ProfileView } from "../../../src/shared/protocol/settings";
-import { FAMILY_OPTIONS, isProviderKind, PROVIDER_ENTRIES, PROVIDER_OPTIONS, providerEntry, type ProviderEntry, type ProviderOption } from "../../../src/shared/providerCatalog";
+import { FAMILY_OPTIONS, isProviderKind, isSelfHosted, PROVIDER_ENTRIES, PROVIDER_OPTIONS, providerEntry, type ProviderEntry, type ProviderOption } from "../../../src/shared/providerCatalog";
 import { ModelPicker } from "./ModelPicker";
 import { useSaveRequest } from "./useSaveRequest";
 import type { SettingsAsk } from "./model";
@@ -13,11 +13,10 @@ type NumberField = (typeof NUMBERS)[number];
 
 /** The provider list in three groups, as a person looks for theirs: by vendor, by vendor behind the compatible API, or on their own machine. */
 function providerGroups(): { label: string; entries: ProviderEntry[] }[] {
-  const local = (e: ProviderEntry) => e.family === "ollama" || e.family === "lmstudio" || e.kind === "openai-compatible";
   return [
-    { label: l10n.t("Providers"), entries: PROVIDER_ENTRIES.filter((e) => !e.preset && !local(e)) },
+    { label: l10n.t("Providers"), entries: PROVIDER_ENTRIES.filter((e) => !e.preset && !isSelfHosted(e)) },
     { label: l10n.t("OpenAI-compatible vendors"), entries: PROVIDER_ENTRIES.filter((e) => e.preset) },
-    { label: l10n.t("Local and self-hosted"), entries: PROVIDER_ENTRIES.filter(local) },
+    { label: l10n.t("Local and self-hosted"), entries: PROVIDER_ENTRIES.filter(isSelfHosted) },
   ];
 }
 
