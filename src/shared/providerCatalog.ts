@@ -39,10 +39,15 @@ export function isProviderKind(value: unknown): value is ProviderKind {
  * Quirks of servers that speak the OpenAI Chat Completions wire format but not all of it.
  * - tokenLimitField: the name of the reply-length limit; OpenAI renamed it, most others kept the old one.
  * - streamUsage: whether the server takes `stream_options.include_usage` (some answer 400 to it).
+ * - reasoning: how the server takes a reasoning setting (src/shared/reasoning.ts): `reasoning_effort`
+ *   ("effort"), OpenRouter's `reasoning` object, DashScope's `enable_thinking` and `thinking_budget`,
+ *   Z.ai's `thinking` switch; "none" where the vendor's reasoning models think on their own and an
+ *   unknown field would be refused.
  */
 export interface CompatQuirks {
   tokenLimitField: "max_completion_tokens" | "max_tokens";
   streamUsage: boolean;
+  reasoning: "effort" | "openrouter" | "qwen" | "zai" | "none";
 }
 
 /** Settings only some providers have, beside the URL and model. */
@@ -82,9 +87,11 @@ export interface ProviderEntry {
   preset?: boolean;
 }
 
-const OPENAI_QUIRKS: CompatQuirks = { tokenLimitField: "max_completion_tokens", streamUsage: true };
-/** What most OpenAI-compatible servers accept: the older limit name, usage in the stream. */
-const COMPAT_QUIRKS: CompatQuirks = { tokenLimitField: "max_tokens", streamUsage: true };
+const OPENAI_QUIRKS: CompatQuirks = { tokenLimitField: "max_completion_tokens", streamUsage: true, reasoning: "effort" };
+/** What most OpenAI-compatible servers accept: the older limit name, usage in the stream, OpenAI's effort field. */
+const COMPAT_QUIRKS: CompatQuirks = { tokenLimitField: "max_tokens", streamUsage: true, reasoning: "effort" };
+/** Vendors whose reasoning models think on their own and take no setting for it. */
+const NO_REASONING_FIELD: CompatQuirks = { ...COMPAT_QUIRKS, reasoning: "none" };
 
 function preset(kind: ProviderKind, label: string, defaultBaseUrl: string, keyEnv: string, defaultModel: string, quirks: CompatQuirks = COMPAT_QUIRKS): ProviderEntry {
   return { kind, label, family: "openai", defaultBaseUrl, keyEnv, needsKey: true, needsBaseUrl: false, defaultModel, quirks, preset: true };
@@ -103,24 +110,32 @@ const ENTRIES: Record<ProviderKind, ProviderEntry> = {
     defaultModel: "",
     quirks: OPENAI_QUIRKS,
   },
-  openrouter: { ...preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", "anthropic/claude-sonnet-4.5", OPENAI_QUIRKS), preset: false },
+  openrouter: {
+    ...preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", "anthropic/claude-sonnet-4.5", { ...OPENAI_QUIRKS, reasoning: "openrouter" }),
+    preset: false,
+  },
   gemini: { kind: "gemini", label: "Google Gemini", family: "gemini", keyEnv: "GEMINI_API_KEY", needsKey: true, needsBaseUrl: false, defaultModel: "gemini-2.5-pro" },
   bedrock: { kind: "bedrock", label: "Amazon Bedrock", family: "bedrock", needsKey: false, needsBaseUrl: false, defaultModel: "us.anthropic.claude-sonnet-4-5-20250929-v1:0" },
   vertex: { kind: "vertex", label: "Google Vertex AI", family: "vertex", needsKey: false, needsBaseUrl: false, defaultModel: "claude-sonnet-4-5@20250929" },
   azure: { kind: "azure", label: "Azure OpenAI", family: "azure", keyEnv: "AZURE_OPENAI_API_KEY", needsKey: true, needsBaseUrl: true, defaultModel: "" },
   ollama: { kind: "ollama", label: "Ollama", family: "ollama", defaultBaseUrl: "http://localhost:11434", keyEnv: "OLLAMA_API_KEY", needsKey: false, needsBaseUrl: false, defaultModel: "" },
   lmstudio: { kind: "lmstudio", label: "LM Studio", family: "lmstudio", defaultBaseUrl: "http://localhost:1234", needsKey: false, needsBaseUrl: false, defaultModel: "", quirks: COMPAT_QUIRKS },
-  deepseek: preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", "deepseek-chat"),
-  mistral: preset("mistral", "Mistral", "https://api.mistral.ai/v1", "MISTRAL_API_KEY", "devstral-medium-latest"),
+  deepseek: preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", "deepseek-chat", NO_REASONING_FIELD),
+  mistral: preset("mistral", "Mistral", "https://api.mistral.ai/v1", "MISTRAL_API_KEY", "devstral-medium-latest", NO_REASONING_FIELD),
   xai: preset("xai", "xAI", "https://api.x.ai/v1", "XAI_API_KEY", "grok-code-fast-1"),
   groq: preset("groq", "Groq", "https://api.groq.com/openai/v1", "GROQ_API_KEY", "openai/gpt-oss-120b"),
   cerebras: preset("cerebras", "Cerebras", "https://api.cerebras.ai/v1", "CEREBRAS_API_KEY", "gpt-oss-120b", OPENAI_QUIRKS),
   fireworks: preset("fireworks", "Fireworks AI", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", "accounts/fireworks/models/kimi-k2-instruct-0905"),
   together: preset("together", "Together AI", "https://api.together.xyz/v1", "TOGETHER_API_KEY", "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8"),
-  moonshot: preset("moonshot", "Moonshot AI", "https://api.moonshot.ai/v1", "MOONSHOT_API_KEY", "kimi-k2-0905-preview"),
-  qwen: preset("qwen", "Qwen (DashScope)", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY", "qwen3-coder-plus"),
-  zai: preset("zai", "Z.ai", "https://api.z.ai/api/paas/v4", "ZAI_API_KEY", "glm-4.6"),
+  moonshot: preset("moonshot", "Moonshot AI", "https://api.moonshot.ai/v1", "MOONSHOT_API_KEY", "kimi-k2-0905-preview", NO_REASONING_FIELD),
+  qwen: preset("qwen", "Qwen (DashScope)", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY", "qwen3-coder-plus", { ...COMPAT_QUIRKS, reasoning: "qwen" }),
+  zai: preset("zai", "Z.ai", "https://api.z.ai/api/paas/v4", "ZAI_API_KEY", "glm-4.6", { ...COMPAT_QUIRKS, reasoning: "zai" }),
 };
+
+/** Whether Kiln can send the provider a reasoning setting (the profile editor shows the control only then). */
+export function takesReasoning(entry: ProviderEntry): boolean {
+  return entry.quirks?.reasoning !== "none";
+}
 
 /** A server the user runs (any compatible URL, Ollama, LM Studio): named by its URL, not by a product. */
 export function isSelfHosted(entry: ProviderEntry): boolean {

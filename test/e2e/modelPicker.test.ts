@@ -103,4 +103,27 @@ describe("the profile editor's model picker", () => {
     await settings.click('[data-testid="save-profile"]');
     await settings.waitForFunction((r) => (document.querySelector(`${r} .ks-muted`) as HTMLElement | null)?.innerText.includes("anthropic/claude-sonnet-4.5"), { timeout: 20_000 }, routerRow);
   });
+
+  it("gives the profile a thinking budget, kept in its settings and shown again when it is edited", async () => {
+    const edit = () => settings.$$eval(`${routerRow} button`, (buttons) => (buttons.find((b) => b.textContent === "Edit") as HTMLElement).click());
+    await edit();
+    await settings.waitForSelector('[data-testid="field-reasoning"]', { timeout: 10_000 });
+    await settings.select('[data-testid="field-reasoning"]', "budget");
+    await settings.waitForSelector('[data-testid="field-thinkingBudget"]');
+    await settings.type('[data-testid="field-thinkingBudget"]', "12000");
+    await settings.$eval('[data-testid="field-reasoning"]', (e) => e.scrollIntoView({ block: "center" }));
+    expect(await axeViolations(settings)).toEqual([]);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-profile-reasoning-light.png") });
+    await useColorTheme(workbench.page, "Dark Modern");
+    expect(await axeViolations(settings)).toEqual([]);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-profile-reasoning-dark.png") });
+    await useColorTheme(workbench.page, "Light Modern");
+    await settings.click('[data-testid="save-profile"]');
+    await settings.waitForFunction((r) => (document.querySelector(`${r} .ks-muted`) as HTMLElement | null)?.innerText.includes("thinking 12,000 tokens"), { timeout: 20_000 }, routerRow);
+
+    await edit();
+    await settings.waitForSelector('[data-testid="field-thinkingBudget"]', { timeout: 10_000 });
+    expect(await settings.$eval('[data-testid="field-reasoning"]', (e) => (e as HTMLSelectElement).value)).toBe("budget");
+    expect(await settings.$eval('[data-testid="field-thinkingBudget"]', (e) => (e as HTMLInputElement).value)).toBe("12000");
+  });
 });

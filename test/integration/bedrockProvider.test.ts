@@ -530,3 +530,40 @@ describe("Bedrock messages in the display language", () => {
     }
   });
 });
+
+describe("Bedrock reasoning settings", () => {
+  const callTurn = { reasoning: "I should read the file first", toolUses: [{ toolUseId: "tooluse_think01", name: "read_file", input: { path: "a.ts" } }] };
+  const afterCall = (id: string): LlmMessage[] => [
+    { role: "user", content: "what is in a.ts?" },
+    { role: "assistant", content: [{ type: "tool_use", id, name: "read_file", input: { path: "a.ts" } }] },
+    { role: "user", content: [{ type: "tool_result", toolUseId: id, content: "export const a = 1;" }] },
+  ];
+
+  it("asks Claude to think with the profile's budget, and sends its signed thinking back before the calls it led to", async () => {
+    server.enqueue(callTurn, { text: "a.ts exports a." });
+    await collect(provider({ thinkingBudget: 4096 }), { maxTokens: 64_000 });
+    expect(lastConverse().body.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 4096 } });
+    expect(lastConverse().body.inferenceConfig).toEqual({ maxTokens: 64_000 });
+
+    await collect(provider({ thinkingBudget: 4096 }), { maxTokens: 64_000, messages: afterCall("tooluse_think01") });
+    const assistant = (lastConverse().body.messages as { role: string; content: Record<string, unknown>[] }[])[1]!;
+    expect(assistant.content[0]).toEqual({ reasoningContent: { reasoningText: { text: "I should read the file first", signature: "fake-signature" } } });
+    expect(assistant.content[1]).toHaveProperty("toolUse");
+    expect(lastConverse().body.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 4096 } });
+  });
+
+  it("turns an effort into a budget, and leaves thinking off where the called turn's thinking is gone or the model is not Claude", async () => {
+    server.enqueue({ text: "ok" }, { text: "ok" }, { text: "ok" });
+    await collect(provider({ reasoningEffort: "medium" }));
+    // No known output limit: the budget comes on top of the default reply room.
+    expect(lastConverse().body.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 8192 } });
+    expect((lastConverse().body.inferenceConfig as { maxTokens: number }).maxTokens).toBeGreaterThan(8192);
+
+    // A resumed task's tool call whose thinking this process never saw: Claude would refuse thinking without it.
+    await collect(provider({ reasoningEffort: "medium" }), { messages: afterCall("tooluse_from_before_a_restart") });
+    expect(lastConverse().body).not.toHaveProperty("additionalModelRequestFields");
+
+    await collect(provider({ model: "us.amazon.nova-micro-v1:0", reasoningEffort: "high" }));
+    expect(lastConverse().body).not.toHaveProperty("additionalModelRequestFields");
+  });
+});

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createProvider } from "../../src/core/llm/createProvider";
 import { CancelledError, ProviderError } from "../../src/core/llm/errors";
+import { reasoningOf, type ReasoningSettings } from "../../src/shared/reasoning";
 import { GeminiProvider, SKIP_SIGNATURE } from "../../src/core/llm/gemini";
 import { registerSecret } from "../../src/core/llm/redact";
 import { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from "../../src/core/llm/requestWatch";
@@ -36,8 +37,9 @@ beforeAll(async () => {
 afterEach(() => server.clearQueue());
 afterAll(() => server.close());
 
-function gemini(options: { model?: string; apiKey?: string; baseUrl?: string; timeouts?: StreamTimeouts } = {}): GeminiProvider {
+function gemini(options: { model?: string; apiKey?: string; baseUrl?: string; timeouts?: StreamTimeouts } & ReasoningSettings = {}): GeminiProvider {
   return new GeminiProvider({
+    ...reasoningOf(options),
     kind: "gemini",
     apiKey: options.apiKey ?? KEY,
     model: options.model ?? "gemini-2.5-pro",
@@ -485,5 +487,27 @@ describe("Gemini provider failures", () => {
     } finally {
       useEnglish();
     }
+  });
+});
+
+describe("Gemini thinking settings", () => {
+  const thinkingConfig = () => (lastBody().generationConfig as { thinkingConfig?: unknown } | undefined)?.thinkingConfig;
+
+  it("gives Gemini 2.5 a token budget and Gemini 3 a thinking level, thoughts shown either way", async () => {
+    server.enqueue({ text: "ok" }, { text: "ok" }, { text: "ok" }, { text: "ok" });
+    await collect(gemini({ thinkingBudget: 6_000 }));
+    expect(thinkingConfig()).toEqual({ includeThoughts: true, thinkingBudget: 6_000 });
+    await collect(gemini({ reasoningEffort: "low" }));
+    expect(thinkingConfig()).toEqual({ includeThoughts: true, thinkingBudget: 2_048 });
+    await collect(gemini({ model: "gemini-3-pro-preview", thinkingBudget: 30_000 }));
+    expect(thinkingConfig()).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" });
+    await collect(gemini());
+    expect(thinkingConfig()).toEqual({ includeThoughts: true });
+  });
+
+  it("sends no thinking config to a model that does not think, whatever the profile says", async () => {
+    server.enqueue({ text: "ok" });
+    await collect(gemini({ model: "gemini-2.0-flash", reasoningEffort: "high" }));
+    expect(thinkingConfig()).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import type { ReasoningSettings } from "../../src/shared/reasoning";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CancelledError, ProviderError } from "../../src/core/llm/errors";
 import { ollamaContextLength, OllamaProvider, type OllamaOptions } from "../../src/core/llm/ollama";
@@ -18,6 +19,7 @@ beforeAll(async () => {
       { name: "llama3.1:8b-32k", architecture: "llama", contextLength: 131_072, numCtx: 32_768, capabilities: ["completion", "tools"] },
       { name: "gemma3:4b", architecture: "gemma3", contextLength: 131_072, capabilities: ["completion", "vision"] },
       { name: "old:latest", architecture: "llama" },
+      { name: "gpt-oss:20b", architecture: "gptoss", contextLength: 131_072, capabilities: ["completion", "tools", "thinking"] },
     ],
     extraTags: [{ name: 42 }, {}, null, "gemma3:4b", { name: "qwen3:8b" }, { name: "bad\u0000name" }],
   }).start();
@@ -25,8 +27,15 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => server.clearQueue());
 
-function ollama(model = "qwen3:8b", timeouts: StreamTimeouts = DEFAULT_STREAM_TIMEOUTS, options?: OllamaOptions, baseUrl = server.baseUrl, apiKey?: string): OllamaProvider {
-  return new OllamaProvider({ kind: "ollama", model, baseUrl, apiKey, timeouts }, options);
+function ollama(
+  model = "qwen3:8b",
+  timeouts: StreamTimeouts = DEFAULT_STREAM_TIMEOUTS,
+  options?: OllamaOptions,
+  baseUrl = server.baseUrl,
+  apiKey?: string,
+  reasoning: ReasoningSettings = {},
+): OllamaProvider {
+  return new OllamaProvider({ kind: "ollama", model, baseUrl, apiKey, timeouts, ...reasoning }, options);
 }
 
 const hello: LlmRequest = { system: "You are Kiln.", messages: [{ role: "user", content: "hello" }] };
@@ -126,6 +135,18 @@ describe("Ollama's native chat", () => {
     expect(JSON.stringify(sent.body)).not.toContain("sk-ollama-secret-999");
     expect(sent.headers.authorization).toBe("Bearer sk-ollama-secret-999");
     expect(server.to("/api/show").at(-1)!.headers.authorization).toBe("Bearer sk-ollama-secret-999");
+  });
+});
+
+describe("Ollama thinking settings", () => {
+  it("gives gpt-oss the profile's effort, other thinking models thinking on, and models that do not think nothing", async () => {
+    server.enqueue({ text: "ok" }, { text: "ok" }, { text: "ok" });
+    await collect(ollama("gpt-oss:20b", DEFAULT_STREAM_TIMEOUTS, undefined, server.baseUrl, undefined, { reasoningEffort: "high" }));
+    expect(lastChat().think).toBe("high");
+    await collect(ollama("qwen3:8b", DEFAULT_STREAM_TIMEOUTS, undefined, server.baseUrl, undefined, { thinkingBudget: 2_000 }));
+    expect(lastChat().think).toBe(true);
+    await collect(ollama("llama3.1:8b-32k", DEFAULT_STREAM_TIMEOUTS, undefined, server.baseUrl, undefined, { reasoningEffort: "high" }));
+    expect(lastChat()).not.toHaveProperty("think");
   });
 });
 
@@ -235,7 +256,7 @@ describe("what Ollama says about its models", () => {
 
   it("lists the pulled models, skipping entries it cannot read", async () => {
     const listed = await ollama().listModels();
-    expect(listed.map((m) => m.id)).toEqual(["qwen3:8b", "llama3.1:8b-32k", "gemma3:4b", "old:latest"]);
+    expect(listed.map((m) => m.id)).toEqual(["qwen3:8b", "llama3.1:8b-32k", "gemma3:4b", "old:latest", "gpt-oss:20b"]);
     expect(listed[0]!.info).toEqual({ inputPrice: 0, outputPrice: 0 });
   });
 });

@@ -26,7 +26,7 @@ const CACHED = { cache_control: { type: "ephemeral" } };
 describe("Anthropic prompt caching", () => {
   it("marks the tools, the system prompt and the last two user turns, and reports the cache tokens with their price", async () => {
     server.enqueue({ text: "ok", usage: { input: 120, output: 40, cacheRead: 10_000, cacheWrite: 2_000 } });
-    const provider = new AnthropicProvider("sk-cache", "claude-sonnet-4-5", server.anthropicBaseUrl);
+    const provider = new AnthropicProvider("sk-cache", "claude-sonnet-4-5", { baseUrl: server.anthropicBaseUrl });
     const events: StreamEvent[] = [];
     for await (const event of provider.stream({ system: "You are Kiln.", messages: CONVERSATION, tools: TOOLS })) events.push(event);
 

@@ -224,3 +224,36 @@ describe("profiles for every provider kind", () => {
     expect(validateProfile({ name: "DS", kind: "deepseek" })).toMatchObject({ ok: true, profile: { kind: "deepseek", baseUrl: "", model: "" } });
   });
 });
+
+describe("reasoning in profiles", () => {
+  it("keeps an effort or a budget, and refuses both, a budget out of range, or a vendor that takes none", () => {
+    expect(validateProfile({ name: "Think", kind: "anthropic", thinkingBudget: 16_000 })).toMatchObject({ ok: true, profile: { thinkingBudget: 16_000 } });
+    expect(validateProfile({ name: "Think", kind: "openai", reasoningEffort: "high" })).toMatchObject({ ok: true, profile: { reasoningEffort: "high" } });
+    expect(validateProfile({ name: "T", kind: "openai", reasoningEffort: "high", thinkingBudget: 2048 })).toEqual({
+      ok: false,
+      field: "thinkingBudget",
+      message: "give a reasoning effort or a thinking budget, not both",
+    });
+    expect(validateProfile({ name: "T", kind: "anthropic", thinkingBudget: 100 })).toEqual({ ok: false, field: "thinkingBudget", message: "must be 1024 to 200000 tokens" });
+    expect(validateProfile({ name: "T", kind: "openai", reasoningEffort: "extreme" })).toMatchObject({ ok: false, field: "reasoningEffort" });
+    expect(validateProfile({ name: "T", kind: "deepseek", reasoningEffort: "low" })).toEqual({
+      ok: false,
+      field: "reasoningEffort",
+      message: "DeepSeek takes no reasoning setting: its reasoning models think on their own",
+    });
+  });
+
+  it("the default profile reads its reasoning and its provider's own settings from kiln.provider.*, dropping what does not apply", () => {
+    const bedrock = legacyProfile({ ...LEGACY, kind: "bedrock", region: "eu-west-1", project: "not-bedrock", reasoningEffort: "medium" });
+    expect(bedrock).toMatchObject({ profile: { kind: "bedrock", region: "eu-west-1", reasoningEffort: "medium" } });
+    expect((bedrock as { profile: object }).profile).not.toHaveProperty("project");
+    const odd = legacyProfile({ ...LEGACY, kind: "anthropic", reasoningEffort: "", thinkingBudget: 5 });
+    expect((odd as { profile: object }).profile).not.toHaveProperty("reasoningEffort");
+    expect((odd as { profile: object }).profile).not.toHaveProperty("thinkingBudget");
+  });
+
+  it("saving the default profile carries its reasoning and options to the kiln.provider.* settings", () => {
+    const result = saveProfile({ profiles: [], active: "", pins: {} }, state(), "default", { kind: "vertex", project: "p1", region: "us-east5", thinkingBudget: 8000 });
+    expect(result).toMatchObject({ ok: true, edit: { legacy: { kind: "vertex", project: "p1", region: "us-east5", thinkingBudget: 8000 } } });
+  });
+});

@@ -7,6 +7,8 @@ import { CancelledError, ProviderError, toProviderError } from "./errors";
 import { withCacheMarks } from "./promptCache";
 import { redactDeep, redactSecrets } from "./redact";
 import { DEFAULT_STREAM_TIMEOUTS, RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
+import { ThinkingCollector, thinkingForConversation } from "./claudeThinking";
+import type { ReasoningSettings } from "../../shared/reasoning";
 
 const DEFAULT_MAX_TOKENS = 8192;
 
@@ -19,20 +21,32 @@ export interface AnthropicHost {
   providerName: string;
 }
 
+export interface AnthropicOptions {
+  baseUrl?: string;
+  timeouts?: StreamTimeouts;
+  host?: AnthropicHost;
+  /** Extended thinking: a budget, or an effort turned into one (claudeThinking.ts). */
+  reasoning?: ReasoningSettings;
+}
+
 export class AnthropicProvider implements Provider {
   readonly kind = "anthropic" as const;
   /** Undefined when a host's client serves the model: its list is the host's business. */
   private readonly client: Anthropic | undefined;
   private readonly messages: AnthropicHost["client"]["messages"];
   private readonly name: string;
+  readonly baseUrl: string;
+  private readonly timeouts: StreamTimeouts;
+  private readonly reasoning: ReasoningSettings;
 
   constructor(
     apiKey: string,
     readonly model: string,
-    readonly baseUrl = "",
-    private readonly timeouts: StreamTimeouts = DEFAULT_STREAM_TIMEOUTS,
-    host?: AnthropicHost,
+    { baseUrl = "", timeouts = DEFAULT_STREAM_TIMEOUTS, host, reasoning = {} }: AnthropicOptions = {},
   ) {
+    this.baseUrl = baseUrl;
+    this.timeouts = timeouts;
+    this.reasoning = reasoning;
     this.name = host?.providerName ?? "Anthropic";
     if (host) {
       this.client = undefined;
@@ -53,14 +67,18 @@ export class AnthropicProvider implements Provider {
     try {
       // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
       const sent = { system: redactSecrets(request.system), messages: redactDeep(request.messages) };
-      const { system, tools, messages } = withCacheMarks(sent.system, request.tools?.length ? toAnthropicTools(request.tools) : undefined, toAnthropicMessages(sent.messages));
+      const { maxTokens, thinking } = thinkingForConversation(this.reasoning, request.maxTokens, DEFAULT_MAX_TOKENS, sent.messages);
+      const mapped = toAnthropicMessages(sent.messages, thinking !== undefined);
+      const { system, tools, messages } = withCacheMarks(sent.system, request.tools?.length ? toAnthropicTools(request.tools) : undefined, mapped);
+      const collected = new ThinkingCollector();
       const stream = await watch.guard(
         this.messages.create(
           {
             model: this.model,
-            max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+            max_tokens: maxTokens,
             system,
             messages,
+            ...(thinking ? { thinking } : {}),
             ...(tools ? { tools } : {}),
             stream: true,
           },
@@ -78,13 +96,18 @@ export class AnthropicProvider implements Provider {
             break;
           }
           case "content_block_start":
+            collected.start(event.index, event.content_block);
             if (event.content_block.type === "tool_use") {
+              collected.toolUse(event.content_block.id);
               yield { type: "tool_call_delta", index: event.index, id: event.content_block.id, name: event.content_block.name, argsDelta: "" };
             }
             break;
           case "content_block_delta":
             if (event.delta.type === "text_delta") yield { type: "text", text: event.delta.text };
-            else if (event.delta.type === "thinking_delta") yield { type: "reasoning", text: event.delta.thinking };
+            else if (event.delta.type === "thinking_delta") {
+              collected.thinking(event.index, event.delta.thinking);
+              yield { type: "reasoning", text: event.delta.thinking };
+            } else if (event.delta.type === "signature_delta") collected.signature(event.index, event.delta.signature);
             else if (event.delta.type === "input_json_delta") {
               yield { type: "tool_call_delta", index: event.index, argsDelta: event.delta.partial_json };
             }
@@ -100,6 +123,7 @@ export class AnthropicProvider implements Provider {
             break;
           case "message_stop":
             complete = true;
+            collected.finish();
             break;
           default:
             break;

@@ -17,6 +17,8 @@ import type { LlmImage, LlmMessage, LlmRequest, ModelListing, NativeTool, Provid
 import { CancelledError, httpFailure, ProviderError, toProviderError } from "./errors";
 import { redactDeep, redactSecrets } from "./redact";
 import { RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
+import { thinkingBefore, ThinkingCollector, thinkingForConversation, type ThinkingBlock } from "./claudeThinking";
+import { reasoningOf, type ReasoningSettings } from "../../shared/reasoning";
 
 const PROVIDER_NAME = "Amazon Bedrock";
 const DEFAULT_MAX_TOKENS = 8192;
@@ -55,10 +57,28 @@ function bedrockImage(image: LlmImage): ImageBlock {
   return { format: IMAGE_FORMATS[image.mediaType], source: { bytes: Buffer.from(image.data, "base64") } };
 }
 
-/** Kiln's messages in Converse's shape: every block of a turn in one message, tool results as toolResult blocks of the user's turn. */
-export function toConverseMessages(messages: readonly LlmMessage[]): Message[] {
+/** Claude on Bedrock, by its model id or an inference profile's (us.anthropic.claude-…, an ARN ending in one). */
+function isBedrockClaude(model: string): boolean {
+  return /(^|[./])anthropic\.claude-/i.test(model);
+}
+
+/** Claude's thinking as Converse reasoning blocks, sent back unchanged before the calls it led to. */
+function converseThinking(block: ThinkingBlock): ContentBlock {
+  return block.type === "thinking"
+    ? { reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } }
+    : { reasoningContent: { redactedContent: Buffer.from(block.data, "base64") } };
+}
+
+/**
+ * Kiln's messages in Converse's shape: every block of a turn in one message, tool results as
+ * toolResult blocks of the user's turn. `withThinking`: a turn that called tools starts with
+ * Claude's thinking from then (claudeThinking.ts).
+ */
+export function toConverseMessages(messages: readonly LlmMessage[], withThinking = false): Message[] {
   return messages.map((m) => {
     if (typeof m.content === "string") return { role: m.role, content: [{ text: m.content }] };
+    const firstCall = m.content.find((b) => b.type === "tool_use");
+    const thinking = withThinking && m.role === "assistant" && firstCall ? (thinkingBefore(firstCall.id) ?? []) : [];
     const content = m.content.map((block): ContentBlock => {
       switch (block.type) {
         case "text":
@@ -76,7 +96,7 @@ export function toConverseMessages(messages: readonly LlmMessage[]): Message[] {
     });
     // Bedrock refuses blank text blocks too; one beside other blocks says nothing anyway.
     const kept = content.filter((b) => b.text === undefined || b.text !== "");
-    return { role: m.role, content: kept.length > 0 ? kept : content };
+    return { role: m.role, content: [...thinking.map(converseThinking), ...(kept.length > 0 ? kept : content)] };
   });
 }
 
@@ -263,9 +283,11 @@ export class BedrockProvider implements Provider {
   private readonly control: BedrockClient;
   private readonly timeouts: StreamTimeouts;
   private readonly credentials: BedrockCredentials;
+  private readonly reasoning: ReasoningSettings;
 
   constructor(config: ResolvedProviderConfig) {
     this.model = config.model;
+    this.reasoning = reasoningOf(config);
     this.timeouts = config.timeouts;
     this.credentials = { awsProfile: config.awsProfile || undefined, apiKey: Boolean(config.apiKey) };
     const shared: BedrockRuntimeClientConfig = {
@@ -288,7 +310,13 @@ export class BedrockProvider implements Provider {
     try {
       // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
       const system = redactSecrets(request.system);
-      const messages = toConverseMessages(redactDeep(request.messages));
+      const sent = redactDeep(request.messages);
+      // Extended thinking is Claude's on Bedrock (the model's own field); other models reason as they do.
+      const { maxTokens, thinking } = isBedrockClaude(this.model)
+        ? thinkingForConversation(this.reasoning, request.maxTokens, DEFAULT_MAX_TOKENS, sent)
+        : { maxTokens: request.maxTokens ?? DEFAULT_MAX_TOKENS, thinking: undefined };
+      const messages = toConverseMessages(sent, thinking !== undefined);
+      const collected = new ThinkingCollector();
       const output = await watch.guard(
         this.runtime.send(
           new ConverseStreamCommand({
@@ -298,7 +326,8 @@ export class BedrockProvider implements Provider {
             // caching": Llama, DeepSeek, Qwen, Mistral, the first Claude 3 models) instead of ignoring it.
             ...(system ? { system: [{ text: system }] } : {}),
             messages,
-            inferenceConfig: { maxTokens: request.maxTokens ?? DEFAULT_MAX_TOKENS },
+            inferenceConfig: { maxTokens },
+            ...(thinking ? { additionalModelRequestFields: { thinking: { type: thinking.type, budget_tokens: thinking.budget_tokens } } } : {}),
             ...(request.tools?.length ? { toolConfig: { tools: toConverseTools(request.tools) } } : {}),
           }),
           { abortSignal: watch.signal },
@@ -310,14 +339,24 @@ export class BedrockProvider implements Provider {
         if (exception) throw Object.assign(new Error(exception.message ?? exception.name), { name: exception.name, $fault: "server" });
         if (event.contentBlockStart) {
           const use = event.contentBlockStart.start?.toolUse;
+          if (use?.toolUseId) collected.toolUse(use.toolUseId);
           if (use) yield { type: "tool_call_delta", index: count(event.contentBlockStart.contentBlockIndex), id: use.toolUseId, name: use.name, argsDelta: "" };
         } else if (event.contentBlockDelta) {
           const { delta, contentBlockIndex } = event.contentBlockDelta;
           if (typeof delta?.text === "string" && delta.text) yield { type: "text", text: delta.text };
-          else if (typeof delta?.reasoningContent?.text === "string" && delta.reasoningContent.text) yield { type: "reasoning", text: delta.reasoningContent.text };
-          else if (typeof delta?.toolUse?.input === "string") yield { type: "tool_call_delta", index: count(contentBlockIndex), argsDelta: delta.toolUse.input };
+          else if (delta?.reasoningContent) {
+            const index = count(contentBlockIndex);
+            const { text, signature, redactedContent } = delta.reasoningContent;
+            if (typeof signature === "string") collected.signature(index, signature);
+            if (redactedContent instanceof Uint8Array) collected.redacted(index, Buffer.from(redactedContent).toString("base64"));
+            if (typeof text === "string" && text) {
+              collected.thinking(index, text);
+              yield { type: "reasoning", text };
+            }
+          } else if (typeof delta?.toolUse?.input === "string") yield { type: "tool_call_delta", index: count(contentBlockIndex), argsDelta: delta.toolUse.input };
         } else if (event.messageStop) {
           complete = true;
+          collected.finish();
         } else if (event.metadata?.usage) {
           const usage = event.metadata.usage;
           // Bedrock's inputTokens leaves out the cache reads and writes, as Anthropic's does (models.ts, usageConvention).

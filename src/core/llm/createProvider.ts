@@ -49,7 +49,7 @@ export function createProvider(config: ProviderConfig): Provider {
   const entry = providerEntry(config.kind);
   switch (entry.family) {
     case "anthropic":
-      return new AnthropicProvider(resolved.apiKey!, resolved.model, resolved.baseUrl, resolved.timeouts);
+      return new AnthropicProvider(resolved.apiKey!, resolved.model, { baseUrl: resolved.baseUrl, timeouts: resolved.timeouts, reasoning: resolved });
     case "openai":
     case "azure":
     case "lmstudio":

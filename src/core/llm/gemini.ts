@@ -1,12 +1,15 @@
 import { randomBytes } from "node:crypto";
 import * as l10n from "@vscode/l10n";
-import { ApiError, GoogleGenAI, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part } from "@google/genai";
+import { ApiError, GoogleGenAI, ThinkingLevel, type Content, type GenerateContentConfig, type GenerateContentResponse, type Part, type ThinkingConfig } from "@google/genai";
 import { z } from "zod";
 import { providerEntry } from "../../shared/providerCatalog";
 import { CancelledError, httpFailure, ProviderError, toProviderError } from "./errors";
 import type { LlmImage, LlmMessage, LlmRequest, ModelListing, NativeTool, Provider, ResolvedProviderConfig, StreamEvent } from "./types";
 import { redactDeep, redactSecrets } from "./redact";
 import { RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
+import { budgetOf, effortOf, reasoningOf, wantsReasoning, type ReasoningEffort, type ReasoningSettings } from "../../shared/reasoning";
+
+const THINKING_LEVELS: Record<ReasoningEffort, ThinkingLevel> = { low: ThinkingLevel.LOW, medium: ThinkingLevel.MEDIUM, high: ThinkingLevel.HIGH };
 
 /**
  * Google's Gemini API (generativelanguage.googleapis.com, an AI Studio key) through the official
@@ -71,6 +74,17 @@ export function geminiThinks(model: string): boolean {
   const version = geminiVersion(model);
   if (!version) return isLatestAlias(model);
   return version[0] > 2 || (version[0] === 2 && version[1] >= 5);
+}
+
+/**
+ * The thinking config of a request: thoughts shown, and the profile's reasoning setting in the
+ * model's shape. Gemini 3 takes a thinking level (a budget becomes the nearest one); 2.5 a token budget.
+ */
+export function thinkingConfig(model: string, settings: ReasoningSettings): ThinkingConfig | undefined {
+  if (!geminiThinks(model)) return undefined;
+  if (!wantsReasoning(settings)) return { includeThoughts: true };
+  if (requiresSignatures(model)) return { includeThoughts: true, thinkingLevel: THINKING_LEVELS[effortOf(settings)!] };
+  return { includeThoughts: true, thinkingBudget: budgetOf(settings) };
 }
 
 /** Whether the model rejects replayed function calls without a thought signature (Gemini 3 and later). */
@@ -281,9 +295,11 @@ export class GeminiProvider implements Provider {
   private readonly client: GoogleGenAI;
   private readonly timeouts: StreamTimeouts;
   private readonly name: string;
+  private readonly reasoning: ReasoningSettings;
 
   constructor(config: ResolvedProviderConfig, host?: GeminiHost) {
     this.model = config.model;
+    this.reasoning = reasoningOf(config);
     this.timeouts = config.timeouts;
     this.name = host?.providerName ?? providerName();
     if (host) {
@@ -315,6 +331,7 @@ export class GeminiProvider implements Provider {
       // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
       const system = redactSecrets(request.system);
       const contents = toGeminiContents(redactDeep(request.messages), this.model);
+      const thinking = thinkingConfig(this.model, this.reasoning);
       const config: GenerateContentConfig = {
         abortSignal: watch.signal,
         // A dropped stream is the loop's to retry, where the user sees it, not the SDK's to resume silently.
@@ -322,7 +339,7 @@ export class GeminiProvider implements Provider {
         ...(system ? { systemInstruction: system } : {}),
         ...(request.tools?.length ? { tools: toGeminiTools(request.tools) } : {}),
         ...(request.maxTokens === undefined ? {} : { maxOutputTokens: request.maxTokens }),
-        ...(geminiThinks(this.model) ? { thinkingConfig: { includeThoughts: true } } : {}),
+        ...(thinking ? { thinkingConfig: thinking } : {}),
       };
       const stream = await watch.guard(this.client.models.generateContentStream({ model: this.model, contents, config }));
       for await (const raw of watchedEvents(stream, watch, hasContent)) {

@@ -1,32 +1,39 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import type { LlmImage, LlmMessage, NativeTool } from "./types";
+import { thinkingBefore } from "./claudeThinking";
 
 type AnthropicMessage = Anthropic.MessageParam;
 type OpenAiMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
-export function toAnthropicMessages(messages: readonly LlmMessage[]): AnthropicMessage[] {
+/** `withThinking`: a turn that called tools starts with the thinking Claude sent with it (claudeThinking.ts). */
+export function toAnthropicMessages(messages: readonly LlmMessage[], withThinking = false): AnthropicMessage[] {
   return messages.map((m) => {
     if (typeof m.content === "string") return { role: m.role, content: m.content };
+    const firstCall = m.content.find((b) => b.type === "tool_use");
+    const thinking = withThinking && m.role === "assistant" && firstCall ? (thinkingBefore(firstCall.id) ?? []) : [];
     return {
       role: m.role,
-      content: m.content.map((block) => {
-        switch (block.type) {
-          case "text":
-            return { type: "text" as const, text: block.text };
-          case "tool_use":
-            return { type: "tool_use" as const, id: block.id, name: block.name, input: block.input };
-          case "image":
-            return anthropicImage(block);
-          case "tool_result":
-            return {
-              type: "tool_result" as const,
-              tool_use_id: block.toolUseId,
-              content: block.images?.length ? [{ type: "text" as const, text: block.content }, ...block.images.map(anthropicImage)] : block.content,
-              is_error: block.isError,
-            };
-        }
-      }),
+      content: [
+        ...thinking,
+        ...m.content.map((block) => {
+          switch (block.type) {
+            case "text":
+              return { type: "text" as const, text: block.text };
+            case "tool_use":
+              return { type: "tool_use" as const, id: block.id, name: block.name, input: block.input };
+            case "image":
+              return anthropicImage(block);
+            case "tool_result":
+              return {
+                type: "tool_result" as const,
+                tool_use_id: block.toolUseId,
+                content: block.images?.length ? [{ type: "text" as const, text: block.content }, ...block.images.map(anthropicImage)] : block.content,
+                is_error: block.isError,
+              };
+          }
+        }),
+      ],
     };
   });
 }

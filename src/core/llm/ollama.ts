@@ -4,6 +4,7 @@ import type { ModelInfo } from "./models";
 import type { LlmMessage, LlmRequest, ModelListing, NativeTool, Provider, ResolvedProviderConfig, StreamEvent } from "./types";
 import { CancelledError, httpFailure, ProviderError, toProviderError } from "./errors";
 import { redactDeep, redactSecrets } from "./redact";
+import { effortOf, reasoningOf, type ReasoningEffort, type ReasoningSettings } from "../../shared/reasoning";
 import { RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
 
 /**
@@ -199,6 +200,12 @@ function hasContent(line: ChatLine): boolean {
   return Boolean(m?.content || m?.thinking || m?.tool_calls?.length || line.done || line.error !== undefined);
 }
 
+/** Ollama's `think`: gpt-oss takes an effort word, every other thinking model only on or off. */
+export function ollamaThink(model: string, settings: ReasoningSettings): boolean | ReasoningEffort {
+  const effort = effortOf(settings);
+  return effort && /(^|\/)gpt-oss/i.test(model) ? effort : true;
+}
+
 export class OllamaProvider implements Provider {
   readonly kind = "ollama" as const;
   readonly model: string;
@@ -210,6 +217,7 @@ export class OllamaProvider implements Provider {
   private readonly displayName: string;
   /** Only a successful answer is kept: a failed or cancelled one is asked again next time. */
   private facts: OllamaModelFacts | undefined;
+  private readonly reasoning: ReasoningSettings;
 
   constructor(
     config: ResolvedProviderConfig,
@@ -220,6 +228,7 @@ export class OllamaProvider implements Provider {
     this.endpoint = (config.baseUrl || "http://localhost:11434").replace(/\/+$/, "");
     this.apiKey = config.apiKey || undefined;
     this.timeouts = config.timeouts;
+    this.reasoning = reasoningOf(config);
     this.displayName = l10n.t("Ollama at {0}", this.endpoint);
   }
 
@@ -241,7 +250,7 @@ export class OllamaProvider implements Provider {
         ...(request.tools && request.tools.length > 0 ? { tools: toOllamaTools(request.tools) } : {}),
         ...(Object.keys(options).length > 0 ? { options } : {}),
         // Without it, a thinking model's thoughts may come inside the text, in <think> tags.
-        ...(facts.capabilities?.includes("thinking") ? { think: true } : {}),
+        ...(facts.capabilities?.includes("thinking") ? { think: ollamaThink(this.model, this.reasoning) } : {}),
       };
       const response = await watch.guard(this.post("/api/chat", body, watch.signal));
       if (!response.body) throw new ProviderError("stream", l10n.t("{0} sent a response Kiln could not read ({1}).", this.displayName, "empty body"));

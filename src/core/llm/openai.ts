@@ -8,6 +8,7 @@ import { CancelledError, ProviderError, toProviderError } from "./errors";
 import { listingsFrom } from "./modelListings";
 import { redactDeep, redactSecrets } from "./redact";
 import { RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
+import { budgetOf, effortOf, wantsReasoning, type ReasoningSettings } from "../../shared/reasoning";
 
 type Delta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
 
@@ -19,6 +20,24 @@ function hasContent(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): boolean
   const choice = chunk.choices[0];
   const delta = choice?.delta as Delta | undefined;
   return Boolean(delta?.content || delta?.reasoning_content || delta?.reasoning || delta?.tool_calls?.length || choice?.finish_reason || chunk.usage);
+}
+
+/** The request fields of a reasoning setting, in the server's own shape (CompatQuirks.reasoning). */
+export function reasoningFields(quirk: CompatQuirks["reasoning"], settings: ReasoningSettings): Record<string, unknown> {
+  if (!wantsReasoning(settings)) return {};
+  switch (quirk) {
+    case "effort":
+      return { reasoning_effort: effortOf(settings) };
+    case "openrouter":
+      // OpenRouter passes a budget to the models that take one and an effort to the others.
+      return { reasoning: settings.thinkingBudget !== undefined ? { max_tokens: settings.thinkingBudget } : { effort: effortOf(settings) } };
+    case "qwen":
+      return { enable_thinking: true, thinking_budget: budgetOf(settings) };
+    case "zai":
+      return { thinking: { type: "enabled" } };
+    case "none":
+      return {};
+  }
 }
 
 /** The name used in a provider's error messages: a hosted product by its name, anything else by its URL. */
@@ -55,7 +74,7 @@ export class OpenAiProvider implements Provider {
     this.model = config.model;
     this.baseUrl = config.baseUrl;
     this.family = entry.family;
-    this.quirks = entry.quirks ?? { tokenLimitField: "max_completion_tokens", streamUsage: true };
+    this.quirks = entry.quirks ?? { tokenLimitField: "max_completion_tokens", streamUsage: true, reasoning: "effort" };
     this.timeouts = config.timeouts;
     this.client = client(config, entry.family);
     this.displayName = displayName(config.kind, this.client.baseURL);
@@ -75,6 +94,7 @@ export class OpenAiProvider implements Provider {
             // The one door to the model for every request (turns, condensing, sampling): no key goes through it.
             messages: toOpenAiMessages(redactSecrets(request.system), redactDeep(request.messages)),
             ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
+            ...reasoningFields(this.quirks.reasoning, this.config),
           },
           { signal: watch.signal },
         ),

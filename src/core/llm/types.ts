@@ -1,10 +1,12 @@
 import { PROVIDER_ENTRIES, type ProviderKind } from "../../shared/providerCatalog";
 import type { ModelInfo } from "./models";
 import type { StreamTimeouts } from "./requestWatch";
+import type { ReasoningSettings } from "../../shared/reasoning";
 
 export { PROVIDER_KINDS, isProviderKind, providerEntry, type ProviderKind } from "../../shared/providerCatalog";
 
-export interface ProviderSettings {
+/** Reasoning (effort or thinking budget) is in src/shared/reasoning.ts: each provider maps it to its own shape. */
+export interface ProviderSettings extends ReasoningSettings {
   kind: ProviderKind;
   /** Empty: the provider's default endpoint. */
   baseUrl: string;

@@ -306,7 +306,7 @@ export class VertexProvider implements Provider {
         maxRetries: 0,
         defaultHeaders: { "anthropic-version": VERTEX_ANTHROPIC_VERSION },
       });
-      return { auth, provider: new AnthropicProvider("", this.model, this.baseUrl, this.timeouts, { ...host, client }) };
+      return { auth, provider: new AnthropicProvider("", this.model, { baseUrl: this.baseUrl, timeouts: this.timeouts, host: { ...host, client }, reasoning: this.config }) };
     }
     const client = new GoogleGenAI({
       vertexai: true,

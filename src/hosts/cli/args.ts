@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import type { ProviderOption } from "../../shared/providerCatalog";
+import { isReasoningEffort, isThinkingBudget, REASONING_EFFORTS, THINKING_BUDGET } from "../../shared/reasoning";
 import { APPROVE_WORDS, isApproveWord, settingsFromWords, type ApproveWord, type AutoApproveSettings } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBounds, type LimitBounds } from "../../shared/limits";
@@ -9,11 +10,28 @@ import { MAX_TOOL_CALLS, REPLY_MAX_CHARS, TOOL_ARG_MAX_CHARS, type ReplyLimits }
 import { FIRST_REPLY_TIMEOUT_SECONDS, IDLE_TIMEOUT_SECONDS } from "../../core/llm/requestWatch";
 import { applyContextFlag, CONTEXT_USAGE, defaultContextArgs, isContextFlag, type ContextArgs } from "./contextArgs";
 
+/** The settings a config file (configFile.ts) may also give: the flags and KILN_* variables win over it. */
+export type ConfigurableField = "kind" | "baseUrl" | "model" | ProviderOption | "reasoning" | "modelInfo" | "apiKeyEnv" | "mode" | "protocol" | "maxRequests" | "retries";
+
+/** What the approval flags said; settleApprovals turns them, with a config file's, into autoApprove. */
+export interface ApprovalFlags {
+  /** --approve's words; absent when it was not given. */
+  words?: ApproveWord[];
+  allowed: string[];
+  denied: string[];
+  maxApprovals: number;
+}
+
 /** The context and budget flags (context, modelInfo) are in contextArgs.ts. */
 export interface CliArgs extends ContextArgs {
   command: "run" | "chat" | "resume" | "history" | "restore-checkpoint" | "models";
-  /** Which provider settings the flags gave: those win over a resumed task's own. */
+  /** Which provider settings the flags (or an explicit --profile) gave: those win over a resumed task's own. */
   given: { kind?: boolean; baseUrl?: boolean; model?: boolean };
+  /** Which settings the flags or the environment gave; a config file fills only the others. */
+  explicit: Set<ConfigurableField>;
+  /** --profile: the config file's profile to use (else the file's defaults.profile). */
+  profile?: string;
+  approval: ApprovalFlags;
   /** models: ask the provider again instead of the cached list. */
   refresh?: boolean;
   /** Where model lists are cached (~/.kilocode/kiln/cache, or KILN_CACHE_DIR). */
@@ -69,7 +87,7 @@ export const USAGE = `Usage:
   kiln run [options] "task"    run the agent with tools on a workspace
   kiln chat [options] "prompt" one streamed reply, no tools
   kiln history [--json]        list saved tasks, newest first
-  kiln models [--provider P] [--base-url URL] [--json] [--refresh]
+  kiln models [--provider P | --profile NAME] [--base-url URL] [--json] [--refresh]
                                the provider's models with window, output limit, prices per
                                million tokens (in/out), tools and vision; cached for a day
   kiln resume ID ["message"]   go on with a saved task (after a stop, a crash or Ctrl+C), in its
@@ -79,6 +97,10 @@ export const USAGE = `Usage:
                                (run and resume print one before each reply's edits)
 Options:
   --workspace DIR              workspace folder (default: current folder)
+  --profile NAME               run, chat, resume, models: the provider settings of a profile in
+                               ~/.kilocode/kiln/config.json (or KILN_CONFIG's file) or the workspace's
+                               .kilocode/kiln.json; its defaults.profile without it. Flags and
+                               KILN_PROVIDER, KILN_BASE_URL, KILN_MODEL win over the file
   --provider KIND              anthropic | openai | openai-compatible | openrouter | gemini | bedrock |
                                vertex | azure | ollama | lmstudio, or a preset: deepseek | mistral |
                                xai | groq | cerebras | fireworks | together | moonshot | qwen | zai
@@ -87,6 +109,10 @@ Options:
   --region R  --aws-profile P  Bedrock: the AWS region and named profile (default: the AWS chain)
   --project ID  --key-file F   Vertex: the Google Cloud project and a service account key file
   --api-version V              Azure OpenAI: the API version
+  --reasoning low|medium|high  how hard a reasoning model thinks (OpenAI's effort, Gemini's level;
+                               a budget of 2k/8k/24k tokens for Claude)
+  --thinking-budget N          or the tokens it may think in (${THINKING_BUDGET.min}-${THINKING_BUDGET.max}; an effort for
+                               providers that take one). Default: the model's own
   --api-key-env NAME           read the API key from this variable (default: the provider's own,
                                e.g. ANTHROPIC_API_KEY, OPENROUTER_API_KEY, KILN_API_KEY for
                                openai-compatible); never from argv
@@ -152,14 +178,20 @@ Without "task", it is read from standard input. Exit: 0 completed, 1 error, 2 us
 
 export class UsageError extends Error {}
 
-function parseApprove(value: string): ApproveWord[] {
-  if (value === "none") return [];
-  if (value === "all") return [...APPROVE_WORDS];
+/** The words of --approve (and a config file's approve): none, all, or a list; else what is wrong. */
+export function approveWords(value: string): { words: ApproveWord[] } | { problem: string } {
+  if (value === "none") return { words: [] };
+  if (value === "all") return { words: [...APPROVE_WORDS] };
   const words = value.split(",").map((g) => g.trim());
-  for (const w of words) {
-    if (!isApproveWord(w)) throw new UsageError(`--approve: unknown group "${w}" (use none, all, or ${APPROVE_WORDS.join(",")})`);
-  }
-  return words as ApproveWord[];
+  const unknown = words.find((w) => !isApproveWord(w));
+  if (unknown !== undefined) return { problem: `unknown group "${unknown}" (use none, all, or ${APPROVE_WORDS.join(",")})` };
+  return { words: words as ApproveWord[] };
+}
+
+function parseApprove(value: string): ApproveWord[] {
+  const parsed = approveWords(value);
+  if ("problem" in parsed) throw new UsageError(`--approve: ${parsed.problem}`);
+  return parsed.words;
 }
 
 function parseLimit(flag: string, raw: string, bounds: LimitBounds): number {
@@ -177,8 +209,32 @@ const PROVIDER_OPTION_FLAGS = {
   "--api-version": "apiVersion",
 } as const satisfies Record<string, ProviderOption>;
 
-/** Parses argv by hand: a dozen flags do not justify a dependency. */
+/** The flags alone, as the CLI runs without a config file. */
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
+  const args = parseFlags(argv, env, cwd);
+  settleApprovals(args);
+  return args;
+}
+
+/**
+ * Makes autoApprove from the approval flags and a config file's: the flags' words and allow list win
+ * over the file's; deny lists add up, as a deny only ever makes a command ask.
+ */
+export function settleApprovals(args: CliArgs, file: { words?: readonly ApproveWord[]; allowed?: readonly string[]; denied?: readonly string[] } = {}): void {
+  const { approval } = args;
+  const words = approval.words ?? file.words ?? [];
+  if ((approval.allowed.length || approval.denied.length) && !words.includes("command")) throw new UsageError("--allow-command and --deny-command need command in --approve");
+  const allowed = approval.allowed.length ? approval.allowed : (file.allowed ?? []);
+  const denied = [...new Set([...(file.denied ?? []), ...approval.denied])];
+  // Without a list, --approve command keeps meaning any command; the deny list, $(…) and destructive commands still ask.
+  args.autoApprove = settingsFromWords([...words], { allowed: allowed.length ? [...allowed] : ["*"], denied, maxRequests: approval.maxApprovals });
+}
+
+/**
+ * Parses argv by hand (a dozen flags do not justify a dependency), leaving autoApprove to
+ * settleApprovals: a config file may give the --approve words that the command lists need.
+ */
+export function parseFlags(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
   const [command, ...rest] = argv;
   if (command !== "run" && command !== "chat" && command !== "resume" && command !== "history" && command !== "restore-checkpoint" && command !== "models") {
     throw new UsageError(command ? `unknown command "${command}"` : "");
@@ -186,6 +242,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   const args: CliArgs = {
     command,
     given: {},
+    explicit: new Set(),
+    approval: { allowed: [], denied: [], maxApprovals: 0 },
     settings: { kind: (env.KILN_PROVIDER as ProviderKind | undefined) ?? "anthropic", baseUrl: env.KILN_BASE_URL ?? "", model: env.KILN_MODEL ?? "" },
     json: false,
     workspace: cwd,
@@ -203,11 +261,10 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     mcpApprovals: join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "mcp-approvals.json"),
     checkpointDir: env.KILN_CHECKPOINT_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln"),
   };
+  if (env.KILN_PROVIDER) args.explicit.add("kind");
+  if (env.KILN_BASE_URL) args.explicit.add("baseUrl");
+  if (env.KILN_MODEL) args.explicit.add("model");
   const words: string[] = [];
-  let approve: ApproveWord[] = [];
-  const allowed: string[] = [];
-  const denied: string[] = [];
-  let maxApprovals = 0;
   let sandboxNetwork = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -220,22 +277,47 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
       case "--provider":
         args.settings.kind = value() as ProviderKind;
         args.given.kind = true;
+        args.explicit.add("kind");
         break;
       case "--base-url":
         args.settings.baseUrl = value();
         args.given.baseUrl = true;
+        args.explicit.add("baseUrl");
         break;
       case "--model":
         args.settings.model = value();
         args.given.model = true;
+        args.explicit.add("model");
         break;
+      case "--profile": {
+        const name = value().trim();
+        if (!name) throw new UsageError("--profile needs a profile's name");
+        args.profile = name;
+        break;
+      }
       case "--region":
       case "--aws-profile":
       case "--project":
       case "--key-file":
       case "--api-version":
         args.settings[PROVIDER_OPTION_FLAGS[arg]] = value();
+        args.explicit.add(PROVIDER_OPTION_FLAGS[arg]);
         break;
+      case "--reasoning": {
+        const effort = value();
+        if (!isReasoningEffort(effort)) throw new UsageError(`--reasoning must be ${REASONING_EFFORTS.join(", ")} (got "${effort}")`);
+        args.settings.reasoningEffort = effort;
+        args.explicit.add("reasoning");
+        break;
+      }
+      case "--thinking-budget": {
+        const raw = value();
+        const budget = Number(raw);
+        if (raw.trim() === "" || !isThinkingBudget(budget)) throw new UsageError(`--thinking-budget must be a whole number from ${THINKING_BUDGET.min} to ${THINKING_BUDGET.max} (got "${raw}")`);
+        args.settings.thinkingBudget = budget;
+        args.explicit.add("reasoning");
+        break;
+      }
       case "--refresh":
         args.refresh = true;
         break;
@@ -245,42 +327,47 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         break;
       case "--api-key-env":
         args.apiKeyEnv = value();
+        args.explicit.add("apiKeyEnv");
         break;
       case "--mode":
         args.mode = value();
+        args.explicit.add("mode");
         break;
       case "--protocol": {
         const protocol = value();
         if (protocol !== "xml" && protocol !== "native" && protocol !== "auto") throw new UsageError(`--protocol must be xml, native or auto (got "${protocol}")`);
         args.protocol = protocol;
+        args.explicit.add("protocol");
         break;
       }
       case "--approve":
-        approve = parseApprove(value());
+        args.approval.words = parseApprove(value());
         break;
       case "--allow-command":
       case "--deny-command": {
         const prefix = value().trim();
         if (!prefix) throw new UsageError(`${arg} needs a command prefix`);
-        (arg === "--allow-command" ? allowed : denied).push(prefix);
+        (arg === "--allow-command" ? args.approval.allowed : args.approval.denied).push(prefix);
         break;
       }
       case "--max-approvals": {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 0) throw new UsageError("--max-approvals must be a whole number (0: no limit)");
-        maxApprovals = n;
+        args.approval.maxApprovals = n;
         break;
       }
       case "--max-requests": {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) throw new UsageError("--max-requests must be a whole number of at least 1");
         args.maxRequests = n;
+        args.explicit.add("maxRequests");
         break;
       }
       case "--retries": {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError("--retries must be a whole number from 0 to 10");
         args.retries = n;
+        args.explicit.add("retries");
         break;
       }
       case "--fuzzy-threshold": {
@@ -356,6 +443,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
         if (isContextFlag(arg)) {
           const problem = applyContextFlag(arg, value(), args);
           if (problem) throw new UsageError(problem);
+          if (arg === "--model-info") args.explicit.add("modelInfo");
           break;
         }
         if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
@@ -365,6 +453,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (!isProviderKind(args.settings.kind)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(", ")} (got "${args.settings.kind}")`);
   }
+  if (args.settings.reasoningEffort && args.settings.thinkingBudget !== undefined) throw new UsageError("give --reasoning or --thinking-budget, not both");
   if (command === "restore-checkpoint") {
     args.commit = words.shift();
     if (!args.commit || !/^[0-9a-f]{7,64}$/.test(args.commit)) throw new UsageError("restore-checkpoint needs a checkpoint's commit (kiln run prints them)");
@@ -375,11 +464,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     if (!args.resumeId || !/^[A-Za-z0-9_-]{1,80}$/.test(args.resumeId)) throw new UsageError("resume needs the id of a saved task (kiln history lists them)");
     if (!args.historyDir) throw new UsageError("resume reads the task history: drop --no-history");
   }
+  if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint")) throw new UsageError("--profile is for run, chat, resume and models");
   if (words.length > 0) args.prompt = words.join(" ");
-  if ((allowed.length || denied.length) && !approve.includes("command")) throw new UsageError("--allow-command and --deny-command need command in --approve");
   if (sandboxNetwork && !args.sandbox) throw new UsageError("--sandbox-network needs --sandbox");
   if (args.sandbox) args.sandbox.network = sandboxNetwork;
-  // Without a list, --approve command keeps meaning any command; the deny list, $(…) and destructive commands still ask.
-  args.autoApprove = settingsFromWords(approve, { allowed: allowed.length ? allowed : ["*"], denied, maxRequests: maxApprovals });
   return args;
 }

@@ -19,7 +19,8 @@ import { NodeFileSystem } from "../../platform/node/nodeFileSystem";
 import { createNodeTerminal } from "../../platform/node/nodeTerminal";
 import { createDefaultRegistry } from "../../core/tools/registry";
 import { createRulesSource } from "../../core/rules/rulesPrompt";
-import { parseArgs, USAGE, UsageError, type CliArgs } from "./args";
+import { parseFlags, USAGE, UsageError, type CliArgs } from "./args";
+import { applyConfig, ConfigError, loadConfig } from "./configFile";
 import { TerminalApprovals } from "./terminalApprovals";
 import type { McpHub } from "../../core/mcp/McpHub";
 import { createCliHub, startMcpServers } from "./mcp";
@@ -137,11 +138,15 @@ async function main(): Promise<number> {
     registerSecretEnvironment(process.env);
     // The AWS SDK warns on stderr that it prefers Node 22; Kiln supports Node 20, and the line would only confuse.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-    args = parseArgs(process.argv.slice(2), process.env, process.cwd());
+    args = parseFlags(process.argv.slice(2), process.env, process.cwd());
+    // The config files are read and checked before anything runs: a broken one stops here (exit 2).
+    const config = loadConfig(args, process.env);
     // `${env:NAME}` in an MCP config may name the key on purpose; that is the one way it reaches a server.
     mcpVars = { ...process.env };
     // Read before the key is taken (it starts nothing): a resumed task's provider says which key.
     const saved = args.command === "resume" ? await loadSaved(args).catch((err: Error) => err) : undefined;
+    // Flags and KILN_* win over the profile, the profile over the files' defaults (configFile.ts).
+    applyConfig(args, config, saved && !(saved instanceof Error) ? saved.entry : undefined);
     if (saved && !(saved instanceof Error)) providerForResume(args, saved.entry);
     // From here on no child of this process sees the key.
     apiKey = takeApiKey(args.apiKeyEnv ? [args.apiKeyEnv] : keyEnvNames(args.settings.kind));
@@ -158,6 +163,11 @@ async function main(): Promise<number> {
     hub = args.command === "chat" ? undefined : createCliHub(resolve(args.workspace), stderrLogger);
     task = makeTask(args, apiKey, hub, saved);
   } catch (err) {
+    // A config file's problems, each naming its file and field, are clearer without the usage text.
+    if (err instanceof ConfigError) {
+      printErr(err.problems.map((problem) => `kiln: ${problem}\n`).join(""));
+      return 2;
+    }
     if (err instanceof UsageError) {
       printErr(`${err.message ? `kiln: ${err.message}\n` : ""}${USAGE}\n`);
       return 2;

@@ -44,6 +44,8 @@ export const ProfileFormSchema = z
     project: z.string().max(500).optional(),
     keyFile: z.string().max(500).optional(),
     apiVersion: z.string().max(500).optional(),
+    reasoningEffort: z.string().max(20).optional(),
+    thinkingBudget: z.number().optional(),
   })
   .strict();
 export type ProfileForm = z.infer<typeof ProfileFormSchema>;
@@ -315,6 +317,9 @@ export interface ProfileView {
   project?: string;
   keyFile?: string;
   apiVersion?: string;
+  /** How hard the model reasons (src/shared/reasoning.ts): an effort or a thinking budget, or neither. */
+  reasoningEffort?: string;
+  thinkingBudget?: number;
   /** "legacy": the kiln.provider.* settings (the default profile). */
   source: "legacy" | "settings";
   /** Whether a key is stored; the key itself never leaves the host. */

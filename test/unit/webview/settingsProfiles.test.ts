@@ -135,6 +135,49 @@ describe("settings: choosing a provider", () => {
   });
 });
 
+describe("settings: reasoning in the profile editor", () => {
+  beforeEach(() => {
+    posted.length = 0;
+    const model = new SettingsModel();
+    model.apply({ type: "settings/state", state: STATE });
+    render(h(SettingsApp, { model }));
+    fireEvent.click(within(screen.getAllByTestId("profile").find((p) => el(p).dataset.name === "default")!).getByRole("button", { name: "Edit" }));
+  });
+  afterEach(cleanup);
+
+  const sentProfile = () => (posted.at(-1) as { params: { profile: Record<string, unknown> } }).params.profile;
+
+  it("saves an effort, or a budget once it is a number of tokens in range, and never both", () => {
+    fireEvent.change(screen.getByTestId("field-reasoning"), { target: { value: "high" } });
+    expect(screen.queryByTestId("field-thinkingBudget")).toBeNull();
+    fireEvent.click(screen.getByTestId("save-profile"));
+    expect(sentProfile()).toMatchObject({ kind: "openai", reasoningEffort: "high" });
+    expect(sentProfile()).not.toHaveProperty("thinkingBudget");
+
+    posted.length = 0;
+    fireEvent.change(screen.getByTestId("field-reasoning"), { target: { value: "budget" } });
+    fireEvent.change(screen.getByTestId("field-thinkingBudget"), { target: { value: "500" } });
+    fireEvent.click(screen.getByTestId("save-profile"));
+    expect(posted).toEqual([]);
+    expect(el(screen.getByTestId("error-thinkingBudget")).textContent).toContain("1024 to 200000");
+
+    fireEvent.change(screen.getByTestId("field-thinkingBudget"), { target: { value: "16000" } });
+    fireEvent.click(screen.getByTestId("save-profile"));
+    expect(sentProfile()).toMatchObject({ thinkingBudget: 16_000 });
+    expect(sentProfile()).not.toHaveProperty("reasoningEffort");
+  });
+
+  it("says what the provider makes of it, and is not offered where the vendor takes no setting", () => {
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "anthropic" } });
+    fireEvent.change(screen.getByTestId("field-reasoning"), { target: { value: "medium" } });
+    expect(el(screen.getByTestId("profile-editor")).textContent).toContain("8,192");
+    fireEvent.change(screen.getByTestId("field-kind"), { target: { value: "deepseek" } });
+    expect(screen.queryByTestId("field-reasoning")).toBeNull();
+    fireEvent.click(screen.getByTestId("save-profile"));
+    expect(sentProfile()).not.toHaveProperty("reasoningEffort");
+  });
+});
+
 describe("settings: the model picker", () => {
   const ROWS = [
     { id: "anthropic/claude-sonnet-4.5", name: "Anthropic: Claude Sonnet 4.5", contextWindow: 1_000_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15, tools: true, vision: true },

@@ -50,7 +50,8 @@ describe("a task from the sidebar on each provider family", () => {
     }
   });
 
-  it("OpenRouter: the task's cost is priced from OpenRouter's own model list", async () => {
+  it("OpenRouter: the task's cost is priced from OpenRouter's own model list, and the profile's reasoning is sent", async () => {
+    let restoreBudget: (() => Promise<void>) | undefined;
     const server = await new FakeModelServer({
       routes: {
         "/v1/models": {
@@ -60,6 +61,8 @@ describe("a task from the sidebar on each provider family", () => {
     }).start();
     try {
       await configure("openrouter", server.openaiBaseUrl, "vendor/coder");
+      // The default profile's reasoning, a kiln.provider.* setting, goes in OpenRouter's own field.
+      restoreBudget = await setKiln({ "provider.thinkingBudget": 12_000 });
       await api.setSecretForTest("openrouter", "sk-or-test");
       server.enqueue({ ...xmlCall("attempt_completion", { result: "Priced." }), usage: { input: 100_000, output: 10_000 } });
       const posted = await exchange(api.sidebar, { type: "chat/send", text: "Price me" }, 30_000);
@@ -69,7 +72,9 @@ describe("a task from the sidebar on each provider family", () => {
       assert.ok(task?.cost !== undefined && Math.abs(task.cost - 0.3) < 1e-9, `cost ${String(task?.cost)}`);
       assert.equal(task?.context?.window, 200_000);
       assert.equal(server.requests.at(-1)!.body.max_completion_tokens, 32_000);
+      assert.deepEqual(server.requests.at(-1)!.body.reasoning, { max_tokens: 12_000 });
     } finally {
+      await restoreBudget?.();
       await api.setSecretForTest("openrouter", undefined);
       await server.close();
     }

@@ -1,7 +1,18 @@
 import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import type { ProfileForm, ProfileView } from "../../../src/shared/protocol/settings";
-import { FAMILY_OPTIONS, isProviderKind, isSelfHosted, PROVIDER_ENTRIES, PROVIDER_OPTIONS, providerEntry, type ProviderEntry, type ProviderOption } from "../../../src/shared/providerCatalog";
+import {
+  FAMILY_OPTIONS,
+  isProviderKind,
+  isSelfHosted,
+  PROVIDER_ENTRIES,
+  PROVIDER_OPTIONS,
+  providerEntry,
+  takesReasoning,
+  type ProviderEntry,
+  type ProviderOption,
+} from "../../../src/shared/providerCatalog";
+import { isReasoningEffort, isThinkingBudget, REASONING_EFFORTS, THINKING_BUDGET, type ReasoningEffort } from "../../../src/shared/reasoning";
 import { ModelPicker } from "./ModelPicker";
 import { useSaveRequest } from "./useSaveRequest";
 import type { SettingsAsk } from "./model";
@@ -32,6 +43,44 @@ function optionLabel(option: ProviderOption, kind: string): string {
       return l10n.t("Service account key file (empty: Application Default Credentials)");
     case "apiVersion":
       return l10n.t("API version (empty: a recent GA version)");
+  }
+}
+
+function effortLabel(effort: ReasoningEffort): string {
+  switch (effort) {
+    case "low":
+      return l10n.t("Low effort");
+    case "medium":
+      return l10n.t("Medium effort");
+    case "high":
+      return l10n.t("High effort");
+  }
+}
+
+/** What the provider makes of the setting, so the choice means something to the person making it. */
+function reasoningHint(entry: ProviderEntry): string {
+  switch (entry.family) {
+    case "anthropic":
+      return l10n.t("Claude thinks within a token budget: low, medium and high are 2,048, 8,192 and 24,576 tokens.");
+    case "bedrock":
+      return l10n.t("Claude thinks within a token budget: low, medium and high are 2,048, 8,192 and 24,576 tokens. Other Bedrock models are sent none.");
+    case "vertex":
+      return l10n.t("Claude thinks within a token budget (low, medium and high are 2,048, 8,192 and 24,576 tokens); Gemini 3 takes a level, Gemini 2.5 a budget.");
+    case "gemini":
+      return l10n.t("Gemini 3 takes a thinking level, Gemini 2.5 a token budget; each is turned into the other.");
+    case "ollama":
+      return l10n.t("gpt-oss takes the effort; other thinking models only turn thinking on.");
+    default:
+      switch (entry.quirks?.reasoning) {
+        case "openrouter":
+          return l10n.t("OpenRouter passes a budget to the models that take one (Claude, Gemini) and an effort to the others.");
+        case "qwen":
+          return l10n.t("Sent as DashScope's thinking budget: low, medium and high are 2,048, 8,192 and 24,576 tokens.");
+        case "zai":
+          return l10n.t("Z.ai only turns thinking on; the level is the model's own.");
+        default:
+          return l10n.t("Sent as the model's reasoning effort; a budget becomes the nearest effort. Models that do not reason may refuse it.");
+      }
   }
 }
 
@@ -102,9 +151,13 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
   const [numbers, setNumbers] = useState(initialNumbers(profile));
   const [condenseAt, setCondenseAt] = useState(profile?.autoCondensePercent?.toString() ?? "");
   const [options, setOptions] = useState<Record<ProviderOption, string>>(Object.fromEntries(PROVIDER_OPTIONS.map((o) => [o, profile?.[o] ?? ""])) as Record<ProviderOption, string>);
+  const [reasoning, setReasoning] = useState<ReasoningEffort | "budget" | "">(
+    profile?.thinkingBudget !== undefined ? "budget" : isReasoningEffort(profile?.reasoningEffort) ? profile.reasoningEffort : "",
+  );
+  const [budget, setBudget] = useState(profile?.thinkingBudget?.toString() ?? "");
   const entry = isProviderKind(kind) ? providerEntry(kind) : undefined;
-  // The default profile is the kiln.provider.* settings, which have no place for these: a named profile does.
-  const shownOptions = entry && !isDefault ? FAMILY_OPTIONS[entry.family] : [];
+  const shownOptions = entry ? FAMILY_OPTIONS[entry.family] : [];
+  const showsReasoning = entry !== undefined && takesReasoning(entry);
   const { error, refuse, submit } = useSaveRequest(onDone);
 
   const save = () => {
@@ -122,6 +175,11 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
     const percent = condenseAt.trim() === "" ? undefined : Number(condenseAt);
     if (percent !== undefined && !(Number.isInteger(percent) && percent >= 0 && percent <= 100)) {
       refuse("autoCondensePercent", l10n.t("auto-condense must be a whole number from 0 to 100"));
+      return;
+    }
+    const thinkingBudget = showsReasoning && reasoning === "budget" ? Number(budget.trim()) : undefined;
+    if (thinkingBudget !== undefined && !isThinkingBudget(thinkingBudget)) {
+      refuse("thinkingBudget", l10n.t("the thinking budget must be a whole number of tokens from {0} to {1}", THINKING_BUDGET.min, THINKING_BUDGET.max));
       return;
     }
     if (!isDefault && name.trim() === "") {
@@ -142,6 +200,8 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
           modelInfo: { ...kept, ...modelInfo },
           // Only the options this provider has: switching from Bedrock to Anthropic leaves no stray region behind.
           ...Object.fromEntries(shownOptions.map((o) => [o, options[o].trim()])),
+          ...(showsReasoning && isReasoningEffort(reasoning) ? { reasoningEffort: reasoning } : {}),
+          ...(thinkingBudget !== undefined ? { thinkingBudget } : {}),
           ...(percent !== undefined && !isDefault ? { autoCondensePercent: percent } : {}),
         },
       }),
@@ -211,6 +271,31 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
           {fieldError(option)}
         </div>
       ))}
+      {showsReasoning && (
+        <div className="ks-reasoning">
+          <label>
+            {l10n.t("Reasoning")}
+            <select data-testid="field-reasoning" value={reasoning} onChange={(e) => setReasoning(e.target.value as ReasoningEffort | "budget" | "")}>
+              <option value="">{l10n.t("The model's default")}</option>
+              {REASONING_EFFORTS.map((effort) => (
+                <option key={effort} value={effort}>
+                  {effortLabel(effort)}
+                </option>
+              ))}
+              <option value="budget">{l10n.t("Thinking budget (tokens)")}</option>
+            </select>
+          </label>
+          {reasoning === "budget" && (
+            <label>
+              {l10n.t("Thinking budget (tokens, {0} to {1})", THINKING_BUDGET.min, THINKING_BUDGET.max)}
+              <input data-testid="field-thinkingBudget" inputMode="numeric" value={budget} placeholder="16000" onChange={(e) => setBudget(e.target.value)} />
+            </label>
+          )}
+          {reasoning !== "" && <p className="ks-hint">{reasoningHint(entry)}</p>}
+          {fieldError("reasoningEffort")}
+          {fieldError("thinkingBudget")}
+        </div>
+      )}
       <label>
         {l10n.t("Tool protocol")}
         <select data-testid="field-protocol" value={protocol} onChange={(e) => setProtocol(e.target.value)}>
@@ -239,11 +324,14 @@ export function ProfileEditor({ profile, ask, onDone }: { profile: ProfileView |
         </label>
       )}
       {fieldError("autoCondensePercent")}
-      {error && !["name", "kind", "baseUrl", "model", "protocol", "modelInfo", "autoCondensePercent", ...shownOptions].some((f) => error.field === f || error.field?.startsWith(`${f}.`)) && (
-        <div className="ks-field-error" role="alert">
-          {error.message}
-        </div>
-      )}
+      {error &&
+        !["name", "kind", "baseUrl", "model", "protocol", "modelInfo", "autoCondensePercent", "reasoningEffort", "thinkingBudget", ...shownOptions].some(
+          (f) => error.field === f || error.field?.startsWith(`${f}.`),
+        ) && (
+          <div className="ks-field-error" role="alert">
+            {error.message}
+          </div>
+        )}
       <div className="ks-actions">
         <button type="submit" data-testid="save-profile">
           {l10n.t("Save")}

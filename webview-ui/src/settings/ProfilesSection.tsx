@@ -51,6 +51,21 @@ function KeyEntry({ profile, ask }: { profile: ProfileView; ask: SettingsAsk }) 
   );
 }
 
+/** The profile's reasoning, where it sets one: visible in the list, not only in the editor. */
+function reasoningNote(p: ProfileView): string {
+  if (p.thinkingBudget !== undefined) return ` · ${l10n.t("thinking {0} tokens", p.thinkingBudget.toLocaleString("en-US"))}`;
+  switch (p.reasoningEffort) {
+    case "low":
+      return ` · ${l10n.t("low reasoning effort")}`;
+    case "medium":
+      return ` · ${l10n.t("medium reasoning effort")}`;
+    case "high":
+      return ` · ${l10n.t("high reasoning effort")}`;
+    default:
+      return "";
+  }
+}
+
 export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileView[]; active: string; ask: SettingsAsk }) {
   // undefined: no form; null: a new profile; a name: that profile's form.
   const [editing, setEditing] = useState<string | null | undefined>(undefined);
@@ -74,6 +89,7 @@ export function ProfilesSection({ profiles, active, ask }: { profiles: ProfileVi
                 {kindLabel(p.kind)}
                 {p.model ? ` · ${p.model}` : ""}
                 {p.baseUrl ? ` · ${p.baseUrl}` : ""} · {p.protocol}
+                {reasoningNote(p)}
               </span>
             </div>
             <KeyEntry profile={p} ask={ask} />

@@ -60,6 +60,14 @@ const provider = {
   idleTimeoutSeconds: bounded("provider.idleTimeoutSeconds", IDLE_TIMEOUT_SECONDS),
   /** Validated by the core (resolveModelInfo), which names any bad field in the log. */
   modelInfo: unchecked("provider.modelInfo"),
+  /** The default profile's provider settings and reasoning, checked where the profile is made (profiles.ts). */
+  region: text("provider.region"),
+  awsProfile: text("provider.awsProfile"),
+  project: text("provider.project"),
+  keyFile: text("provider.keyFile"),
+  apiVersion: text("provider.apiVersion"),
+  reasoningEffort: unchecked("provider.reasoningEffort"),
+  thinkingBudget: unchecked("provider.thinkingBudget"),
 } satisfies Section;
 
 /** How much of one reply is read (core/agent/replyLimits.ts); not in the settings panel. */

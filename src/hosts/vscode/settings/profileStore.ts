@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
+import { PROVIDER_OPTIONS } from "../../../shared/providerCatalog";
 import { createProvider } from "../../../core/llm/createProvider";
 import { ProviderError } from "../../../core/llm/errors";
 import type { Provider, ProviderConfig } from "../../../core/llm/types";
@@ -102,6 +103,8 @@ export class ProfileStore implements vscode.Disposable {
       await kiln.update(provider.model.key, p.model, global);
       await kiln.update(provider.protocol.key, p.protocol, global);
       await kiln.update(provider.modelInfo.key, p.modelInfo, global);
+      // Cleared when absent: switching the default profile from Bedrock to Anthropic leaves no stray region.
+      for (const field of [...PROVIDER_OPTIONS, "reasoningEffort", "thinkingBudget"] as const) await kiln.update(provider[field].key, p[field], global);
     }
     if (edit.profiles) await kiln.update(profiles.list.key, edit.profiles, global);
     if (edit.pins) await kiln.update(profiles.modeProfiles.key, Object.keys(edit.pins).length > 0 ? edit.pins : undefined, global);

@@ -7,7 +7,8 @@ import * as l10n from "@vscode/l10n";
 import { z } from "zod";
 import { resolveModelInfo } from "../../../core/llm/models";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderKind } from "../../../core/llm/types";
-import { FAMILY_OPTIONS, PROVIDER_OPTIONS, providerEntry, type ProviderOption } from "../../../shared/providerCatalog";
+import { FAMILY_OPTIONS, PROVIDER_OPTIONS, providerEntry, takesReasoning, type ProviderOption } from "../../../shared/providerCatalog";
+import { isReasoningEffort, isThinkingBudget, REASONING_EFFORTS, reasoningOf, THINKING_BUDGET, type ReasoningSettings } from "../../../shared/reasoning";
 import type { ToolProtocolSetting } from "../../../core/prompts/system";
 
 /** The profile made of the `kiln.provider.*` settings; it always exists, so old setups keep working. */
@@ -15,7 +16,8 @@ export const DEFAULT_PROFILE = "default";
 export const PROTOCOLS: readonly ToolProtocolSetting[] = ["xml", "native", "auto"];
 export const MAX_PROFILE_NAME = 64;
 
-export interface Profile {
+/** Reasoning (effort or a thinking budget, src/shared/reasoning.ts) is part of a profile too. */
+export interface Profile extends ReasoningSettings {
   /** Stable across renames: the key in SecretStorage is filed under it. */
   id: string;
   name: string;
@@ -122,6 +124,24 @@ export const ProfileInputSchema = z
     project: optionText,
     keyFile: optionText,
     apiVersion: optionText,
+    reasoningEffort: z
+      .enum(
+        REASONING_EFFORTS,
+        says(() => l10n.t("must be one of {0}", REASONING_EFFORTS.join(", "))),
+      )
+      .optional(),
+    thinkingBudget: z
+      .number(says(() => l10n.t("must be a number")))
+      .int(says(() => l10n.t("must be a whole number")))
+      .min(
+        THINKING_BUDGET.min,
+        says(() => l10n.t("must be {0} to {1} tokens", THINKING_BUDGET.min, THINKING_BUDGET.max)),
+      )
+      .max(
+        THINKING_BUDGET.max,
+        says(() => l10n.t("must be {0} to {1} tokens", THINKING_BUDGET.min, THINKING_BUDGET.max)),
+      )
+      .optional(),
   })
   .strict()
   .superRefine((profile, ctx) => {
@@ -145,6 +165,12 @@ export const ProfileInputSchema = z
       if (profile[option] && !FAMILY_OPTIONS[entry.family].includes(option)) {
         ctx.addIssue({ code: "custom", path: [option], message: l10n.t("{0} has no such setting", entry.label) });
       }
+    }
+    if (profile.reasoningEffort && profile.thinkingBudget !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["thinkingBudget"], message: l10n.t("give a reasoning effort or a thinking budget, not both") });
+    }
+    if ((profile.reasoningEffort || profile.thinkingBudget !== undefined) && !takesReasoning(entry)) {
+      ctx.addIssue({ code: "custom", path: ["reasoningEffort"], message: l10n.t("{0} takes no reasoning setting: its reasoning models think on their own", entry.label) });
     }
     if (profile.modelInfo) {
       const { errors } = resolveModelInfo(profile.kind, profile.model, profile.modelInfo);
@@ -186,6 +212,7 @@ export function validateProfile(raw: unknown, asDefault = false): ValidationResu
       ...(data.modelInfo ? { modelInfo: data.modelInfo } : {}),
       ...(data.autoCondensePercent !== undefined && !asDefault ? { autoCondensePercent: data.autoCondensePercent } : {}),
       ...providerOptionsOf(data),
+      ...reasoningOf(data),
       source: asDefault ? "legacy" : "settings",
     },
   };
@@ -238,7 +265,7 @@ export function parseProfiles(raw: unknown): ParsedProfiles {
   return { profiles, errors };
 }
 
-export interface LegacySettings {
+export interface LegacySettings extends Partial<Record<ProviderOption | keyof ReasoningSettings, unknown>> {
   kind: unknown;
   baseUrl: unknown;
   model: unknown;
@@ -264,6 +291,9 @@ export function legacyProfile(settings: LegacySettings): { profile: Profile } | 
       model: text(settings.model),
       protocol,
       ...(modelInfo && Object.keys(modelInfo).length > 0 ? { modelInfo } : {}),
+      // Only what the provider reads, and only values that make sense: a stray one is left out, not fatal.
+      ...Object.fromEntries(FAMILY_OPTIONS[providerEntry(kind as ProviderKind).family].flatMap((o) => (typeof settings[o] === "string" && settings[o].trim() ? [[o, settings[o].trim()]] : []))),
+      ...(isReasoningEffort(settings.reasoningEffort) ? { reasoningEffort: settings.reasoningEffort } : isThinkingBudget(settings.thinkingBudget) ? { thinkingBudget: settings.thinkingBudget } : {}),
       source: "legacy",
     },
   };

@@ -4,6 +4,7 @@ import { apiKeyFromEnv } from "../../../core/llm/keys";
 import type { Logger } from "../../../core/ports";
 import type { StreamTimeouts } from "../../../core/llm/requestWatch";
 import { apiKeySecretName, PROVIDER_KINDS, type ProviderConfig, type ProviderKind, type ProviderSettings } from "../../../core/llm/types";
+import { reasoningOf } from "../../../shared/reasoning";
 import { KILN, rawSetting, readSetting } from "./kilnSettings";
 import { providerOptionsOf, secretNameOf, type LegacySettings, type Profile } from "./profiles";
 
@@ -39,6 +40,13 @@ export function readLegacySettings(): LegacySettings {
     model: rawSetting(provider.model),
     protocol: rawSetting(provider.protocol),
     modelInfo: rawSetting(provider.modelInfo),
+    region: rawSetting(provider.region),
+    awsProfile: rawSetting(provider.awsProfile),
+    project: rawSetting(provider.project),
+    keyFile: rawSetting(provider.keyFile),
+    apiVersion: rawSetting(provider.apiVersion),
+    reasoningEffort: rawSetting(provider.reasoningEffort),
+    thinkingBudget: rawSetting(provider.thinkingBudget),
   };
 }
 
@@ -53,6 +61,7 @@ export async function resolveProfileConfig(secrets: vscode.SecretStorage, profil
     baseUrl: profile.baseUrl,
     model: profile.model,
     ...providerOptionsOf(profile),
+    ...reasoningOf(profile),
     apiKey: stored || apiKeyFromEnv(profile.kind, process.env),
     timeouts: readStreamTimeouts(logger),
   };

@@ -25,6 +25,7 @@ import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
 import { affectsRules, createRuleFile, openRule, readRulesView, setRuleEnabled, watchRuleFiles } from "./ruleFiles";
 import { ModelLists } from "./modelLists";
 import { findProfile, providerOptionsOf } from "./profiles";
+import { reasoningOf } from "../../../shared/reasoning";
 import { PROVIDER_OPTIONS } from "../../../shared/providerCatalog";
 import type { ProfileStore } from "./profileStore";
 
@@ -129,6 +130,7 @@ export class SettingsController implements vscode.Disposable {
           ...(p.modelInfo ? { modelInfo: p.modelInfo } : {}),
           ...(p.autoCondensePercent !== undefined ? { autoCondensePercent: p.autoCondensePercent } : {}),
           ...providerOptionsOf(p),
+          ...reasoningOf(p),
           source: p.source,
           hasKey: await this.store.hasKey(p),
         })),
