@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import type { ConnectionCheck, ConnectionProblem, ModelList, WelcomeInfo, WelcomeKind, WelcomeSetup } from "../../src/shared/protocol/welcome";
 import { RequestError } from "../../src/shared/protocol/requests";
 import { request } from "./chatRequests";
+import { send } from "./vscodeApi";
 import "./welcome.css";
 
 /** Not asked yet, on its way, or the answer. */
@@ -32,7 +33,12 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
   const [test, setTest] = useState<Test>("idle");
   const [finish, setFinish] = useState<Finish>({ state: "idle" });
   const hasKey = provider.storedKey || provider.envKey;
-  const compatible = kind === "openai-compatible";
+  const featured = info.providers.filter((p) => p.featured);
+  const others = info.providers.filter((p) => !p.featured);
+  // The one "Another provider" stands for: the picked kind when it is one of them.
+  const [other, setOther] = useState<WelcomeKind | undefined>(others.find((p) => p.kind === kind)?.kind ?? others[0]?.kind);
+  // The list can be asked for: with the key known, or of a server that needs none (once its URL is in, where it has no default).
+  const canList = provider.needsKey ? hasKey : baseUrl.trim() !== "" || provider.defaultBaseUrl !== undefined;
   const form = (): WelcomeSetup => ({ kind, baseUrl: baseUrl.trim(), model: model.trim(), key: key.trim() });
   // Answers to an older form (another provider, another key) are dropped: only the newest counts.
   const generation = useRef(0);
@@ -55,7 +61,7 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
 
   // The list comes as soon as the provider can be asked: a key known, or a server's URL typed.
   useEffect(() => {
-    if ((compatible && baseUrl.trim() !== "") || (!compatible && hasKey)) loadModels();
+    if (canList) loadModels();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- asked again when the provider changes, not on each keystroke
   }, [kind]);
 
@@ -66,6 +72,7 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
   const pickKind = (next: WelcomeKind) => {
     generation.current++;
     setKind(next);
+    if (others.some((p) => p.kind === next)) setOther(next);
     setModels("idle");
     setModel(info.providers.find((p) => p.kind === next)?.defaultModel ?? "");
     changed();
@@ -100,27 +107,49 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
       <fieldset className="welcome-step">
         <legend>{l10n.t("1. Provider")}</legend>
         <div className="welcome-kinds" role="radiogroup" aria-label={l10n.t("Provider")}>
-          {info.providers.map((p) => (
+          {featured.map((p) => (
             <label key={p.kind} className={`welcome-kind${p.kind === kind ? " picked" : ""}`} data-testid={`welcome-kind-${p.kind}`}>
               <input type="radio" name="kind" value={p.kind} checked={p.kind === kind} onChange={() => pickKind(p.kind)} />
               <span className="welcome-kind-name">{p.label}</span>
               <span className="welcome-kind-hint">{p.hint}</span>
             </label>
           ))}
+          {other !== undefined && (
+            <div className={`welcome-kind${!provider.featured ? " picked" : ""}`} data-testid="welcome-kind-other">
+              <input type="radio" name="kind" id="welcome-other-radio" value={other} checked={!provider.featured} onChange={() => pickKind(other)} />
+              <label className="welcome-kind-name" htmlFor="welcome-other-radio">
+                {l10n.t("Another provider")}
+              </label>
+              <select className="welcome-other" data-testid="welcome-other" aria-label={l10n.t("Another provider")} value={other} onChange={(e) => pickKind(e.target.value as WelcomeKind)}>
+                {others.map((p) => (
+                  <option key={p.kind} value={p.kind}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+              <span className="welcome-kind-hint">{(others.find((p) => p.kind === other) ?? others[0]!).hint}</span>
+            </div>
+          )}
         </div>
-        {compatible && (
+        <p className="welcome-note">
+          {l10n.t("Amazon Bedrock, Google Vertex AI and Azure OpenAI are set up in Kiln's settings.")}{" "}
+          <button type="button" className="link-button" data-testid="welcome-open-settings" onClick={() => send({ type: "chat/openSettings", section: "providers" })}>
+            {l10n.t("Open settings")}
+          </button>
+        </p>
+        {provider.asksBaseUrl && (
           <label className="welcome-field">
-            {l10n.t("Base URL")}
+            {provider.defaultBaseUrl ? l10n.t("Base URL (empty: {0})", provider.defaultBaseUrl) : l10n.t("Base URL")}
             <input
               data-testid="welcome-baseUrl"
               value={baseUrl}
-              placeholder="http://localhost:11434/v1"
+              placeholder={provider.defaultBaseUrl ?? "http://localhost:8000/v1"}
               spellCheck={false}
               onChange={(e) => {
                 setBaseUrl(e.target.value);
                 changed();
               }}
-              onBlur={() => baseUrl.trim() !== "" && loadModels()}
+              onBlur={() => canList && loadModels()}
               {...invalid("baseUrl")}
             />
           </label>
@@ -128,7 +157,7 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
       </fieldset>
 
       <fieldset className="welcome-step">
-        <legend>{compatible ? l10n.t("2. API key (if the server needs one)") : l10n.t("2. API key")}</legend>
+        <legend>{provider.needsKey ? l10n.t("2. API key") : l10n.t("2. API key (if the server needs one)")}</legend>
         {hasKey && (
           <p className="welcome-found" data-testid="welcome-key-found">
             <span className="codicon codicon-pass" aria-hidden="true" />{" "}
@@ -198,8 +227,9 @@ export function Welcome({ info }: { info: WelcomeInfo }) {
           {typeof models === "object" && models.ok && (models.models.length === 1 ? l10n.t("1 model listed.") : l10n.t("{0} models listed.", models.models.length))}
           {/* A failed test says the same, closer to the button: said once. */}
           {typeof models === "object" && !models.ok && !(typeof test === "object" && !test.ok) && models.message}
-          {models === "idle" && !compatible && !hasKey && l10n.t("The list loads once the key is in.")}
-          {models === "idle" && (compatible || hasKey) && (
+          {models === "idle" && provider.needsKey && !hasKey && l10n.t("The list loads once the key is in.")}
+          {models === "idle" && !provider.needsKey && !canList && l10n.t("The list loads once the URL is in.")}
+          {models === "idle" && canList && (
             <button type="button" className="link-button" onClick={loadModels}>
               {l10n.t("Load the list")}
             </button>

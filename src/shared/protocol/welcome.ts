@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import { z } from "zod";
 import { method, type Done } from "./requests";
+import { isSelfHosted, PROVIDER_KINDS, providerEntry, type ProviderKind } from "../providerCatalog";
 
 /**
  * The first-run welcome, part of the chat page's protocol (messages.ts joins it in): pick a
@@ -8,8 +9,13 @@ import { method, type Done } from "./requests";
  * request, to SecretStorage; the page never gets a key back, only whether one is there.
  */
 
-export const WELCOME_KINDS = ["anthropic", "openai", "openai-compatible"] as const;
-export type WelcomeKind = (typeof WELCOME_KINDS)[number];
+/** Set up in Kiln's settings instead: each needs its cloud's own settings (region, project, deployment). */
+const SETTINGS_ONLY: readonly ProviderKind[] = ["bedrock", "vertex", "azure"];
+/** Every provider a key (or nothing, for a local server) sets up. */
+export const WELCOME_KINDS = PROVIDER_KINDS.filter((kind) => !SETTINGS_ONLY.includes(kind)) as [ProviderKind, ...ProviderKind[]];
+export type WelcomeKind = ProviderKind;
+/** Shown as cards, the way most people start; the rest are in the "Another provider" list. */
+export const FEATURED_WELCOME_KINDS: readonly ProviderKind[] = ["anthropic", "openai", "openrouter", "gemini", "ollama"];
 export const MAX_WELCOME_KEY = 4096;
 
 /** Which part of the setup is at fault, so the form can point at the field to fix. */
@@ -41,6 +47,25 @@ export interface WelcomeProvider {
   storedKey: boolean;
   /** The model used when none is picked; empty where the server decides. */
   defaultModel: string;
+  /** Requests cannot be made without a key (a local server takes none). */
+  needsKey: boolean;
+  /** The form asks for a base URL: a server the user runs, or one without a default. */
+  asksBaseUrl: boolean;
+  /** Where requests go when the URL is left empty. */
+  defaultBaseUrl?: string;
+  /** A card of its own, rather than an entry of "Another provider". */
+  featured: boolean;
+}
+
+/** What the form needs for a kind, from the catalog. */
+export function welcomeNeeds(kind: WelcomeKind): Pick<WelcomeProvider, "needsKey" | "asksBaseUrl" | "defaultBaseUrl" | "featured"> {
+  const entry = providerEntry(kind);
+  return {
+    needsKey: entry.needsKey,
+    asksBaseUrl: entry.needsBaseUrl || isSelfHosted(entry),
+    ...(entry.defaultBaseUrl ? { defaultBaseUrl: entry.defaultBaseUrl } : {}),
+    featured: FEATURED_WELCOME_KINDS.includes(kind),
+  };
 }
 
 /**
@@ -48,13 +73,24 @@ export interface WelcomeProvider {
  * when the welcome is built, after the bundle is applied. The hosted providers' names are products.
  */
 export function welcomeProviderText(kind: WelcomeKind): { label: string; hint: string } {
+  const label = providerEntry(kind).label;
   switch (kind) {
     case "anthropic":
-      return { label: "Anthropic", hint: l10n.t("Claude models, with an Anthropic API key") };
+      return { label, hint: l10n.t("Claude models, with an Anthropic API key") };
     case "openai":
-      return { label: "OpenAI", hint: l10n.t("GPT models, with an OpenAI API key") };
+      return { label, hint: l10n.t("GPT models, with an OpenAI API key") };
+    case "openrouter":
+      return { label, hint: l10n.t("Hundreds of models from every vendor, with one OpenRouter key") };
+    case "gemini":
+      return { label, hint: l10n.t("Gemini models, with a Google AI Studio key") };
+    case "ollama":
+      return { label, hint: l10n.t("Models on your own machine, no key") };
+    case "lmstudio":
+      return { label, hint: l10n.t("Models on your own machine, no key") };
     case "openai-compatible":
-      return { label: l10n.t("OpenAI-compatible"), hint: l10n.t("Ollama, LM Studio, vLLM, OpenRouter: any server with the OpenAI API") };
+      return { label: l10n.t("OpenAI-compatible"), hint: l10n.t("vLLM, llama.cpp, a gateway: any server with the OpenAI API") };
+    default:
+      return { label, hint: l10n.t("With a {0} API key", label) };
   }
 }
 

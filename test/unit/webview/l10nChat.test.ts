@@ -4,7 +4,7 @@ import { createElement as h } from "react";
 import { describe, expect, it } from "vitest";
 import { withView } from "../../../src/core/agent/presenter";
 import type { ChatItem, ToolItem } from "../../../src/shared/protocol/chat";
-import type { WelcomeInfo } from "../../../src/shared/protocol/welcome";
+import { welcomeNeeds, type WelcomeInfo } from "../../../src/shared/protocol/welcome";
 import { el } from "./dom";
 
 import { inPseudoLocale, untranslated } from "./pseudoLocale";
@@ -96,11 +96,14 @@ describe("the chat in another language", () => {
     expect(untranslated(picker.container, data("Code", "Writing code."))).toEqual([]);
     cleanup();
     const info: WelcomeInfo = {
-      providers: [{ kind: "anthropic", label: "Anthropic", hint: "Claude models", envVar: "ANTHROPIC_API_KEY", envKey: true, storedKey: false, defaultModel: "claude-sonnet-5-5" }],
+      providers: [
+        { kind: "anthropic", label: "Anthropic", hint: "Claude models", envVar: "ANTHROPIC_API_KEY", envKey: true, storedKey: false, defaultModel: "claude-sonnet-5-5", ...welcomeNeeds("anthropic") },
+        { kind: "deepseek", label: "DeepSeek", hint: "With a key", envVar: "DEEPSEEK_API_KEY", envKey: false, storedKey: false, defaultModel: "deepseek-chat", ...welcomeNeeds("deepseek") },
+      ],
       current: { kind: "anthropic", baseUrl: "", model: "" },
     };
     const { store, root } = chat();
     act(() => store.apply({ type: "chat/snapshot", items: [], busy: false, provider: { kind: "anthropic", model: "m" }, welcome: info }));
-    expect(untranslated(root, data("Anthropic", "Claude models", "ANTHROPIC_API_KEY", "claude-sonnet-5-5"))).toEqual([]);
+    expect(untranslated(root, data("Anthropic", "Claude models", "ANTHROPIC_API_KEY", "claude-sonnet-5-5", "DeepSeek", "With a key"))).toEqual([]);
   });
 });

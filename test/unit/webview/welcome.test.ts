@@ -2,16 +2,18 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { createElement as h } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { WelcomeInfo } from "../../../src/shared/protocol/welcome";
+import { welcomeNeeds, type WelcomeInfo } from "../../../src/shared/protocol/welcome";
 import { el } from "./dom";
 import { posted, requests, respond } from "./host";
 import { App, ChatStore } from "./ui";
 
 const INFO: WelcomeInfo = {
   providers: [
-    { kind: "anthropic", label: "Anthropic", hint: "Claude models", envVar: "ANTHROPIC_API_KEY", envKey: true, storedKey: false, defaultModel: "claude-sonnet-5-5" },
-    { kind: "openai", label: "OpenAI", hint: "GPT models", envVar: "OPENAI_API_KEY", envKey: false, storedKey: false, defaultModel: "gpt-4.1" },
-    { kind: "openai-compatible", label: "OpenAI-compatible", hint: "Ollama and others", envVar: "KILN_API_KEY", envKey: false, storedKey: false, defaultModel: "" },
+    { kind: "anthropic", label: "Anthropic", hint: "Claude models", envVar: "ANTHROPIC_API_KEY", envKey: true, storedKey: false, defaultModel: "claude-sonnet-5-5", ...welcomeNeeds("anthropic") },
+    { kind: "openai", label: "OpenAI", hint: "GPT models", envVar: "OPENAI_API_KEY", envKey: false, storedKey: false, defaultModel: "gpt-4.1", ...welcomeNeeds("openai") },
+    { kind: "ollama", label: "Ollama", hint: "Models on your machine", envVar: "OLLAMA_API_KEY", envKey: false, storedKey: false, defaultModel: "", ...welcomeNeeds("ollama") },
+    { kind: "openai-compatible", label: "OpenAI-compatible", hint: "Any server", envVar: "KILN_API_KEY", envKey: false, storedKey: false, defaultModel: "", ...welcomeNeeds("openai-compatible") },
+    { kind: "deepseek", label: "DeepSeek", hint: "With a DeepSeek API key", envVar: "DEEPSEEK_API_KEY", envKey: false, storedKey: false, defaultModel: "deepseek-chat", ...welcomeNeeds("deepseek") },
   ],
   current: { kind: "openai", baseUrl: "", model: "" },
 };
@@ -33,12 +35,15 @@ describe("the first-run welcome", () => {
   });
   afterEach(cleanup);
 
-  it("shows instead of the chat: three providers, the settings' one picked, no chat input", () => {
+  it("shows instead of the chat: the main providers as cards, the rest in one list, the settings' one picked, no chat input", () => {
     open();
     expect(screen.getByRole("heading", { name: "Welcome to Kiln" })).toBeTruthy();
     expect(el(screen.getByTestId("chat-view")).hasAttribute("hidden")).toBe(true);
     const picked = screen.getAllByRole("radio").filter((radio) => (radio as unknown as { checked: boolean }).checked);
     expect(picked.map((radio) => el(radio).getAttribute("value"))).toEqual(["openai"]);
+    expect(screen.getAllByRole("radio").length).toBe(4);
+    const others = Array.from((screen.getByTestId("welcome-other") as unknown as { options: ArrayLike<{ textContent: string | null }> }).options).map((o) => o.textContent);
+    expect(others).toEqual(["OpenAI-compatible", "DeepSeek"]);
     // No key for OpenAI yet: the list waits for one, and nothing was asked.
     expect(el(screen.getByTestId("welcome-models-status")).textContent).toBe("The list loads once the key is in.");
     expect(requests("welcome/models")).toEqual([]);
@@ -82,9 +87,10 @@ describe("the first-run welcome", () => {
     expect(el(screen.getByTestId("welcome-result")).textContent).toBe(" Connected: gpt-4.1 answered in 420 ms.");
   });
 
-  it("an OpenAI-compatible server asks for its URL, and its models once the URL is in", async () => {
+  it("an OpenAI-compatible server, from the other providers, asks for its URL, and its models once the URL is in", async () => {
     open();
-    fireEvent.click(screen.getByRole("radio", { name: /^OpenAI-compatible/ }));
+    fireEvent.change(screen.getByTestId("welcome-other"), { target: { value: "openai-compatible" } });
+    expect(el(screen.getByTestId("welcome-models-status")).textContent).toBe("The list loads once the URL is in.");
     expect(requests("welcome/models")).toEqual([]);
     type("welcome-baseUrl", "http://localhost:11434/v1");
     fireEvent.blur(screen.getByTestId("welcome-baseUrl"));
@@ -94,6 +100,32 @@ describe("the first-run welcome", () => {
     // Still a text field to type the id into.
     expect((screen.getByTestId("welcome-model") as unknown as { tagName: string }).tagName).toBe("INPUT");
     expect(el(screen.getByTestId("welcome-models-status")).textContent).toBe("The server does not list its models; type the model id.");
+  });
+
+  it("a vendor from the other providers is picked there and set up with its key", async () => {
+    open();
+    fireEvent.change(screen.getByTestId("welcome-other"), { target: { value: "deepseek" } });
+    const picked = screen.getAllByRole("radio").filter((radio) => (radio as unknown as { checked: boolean }).checked);
+    expect(picked.map((radio) => el(radio).getAttribute("value"))).toEqual(["deepseek"]);
+    expect(screen.queryByTestId("welcome-baseUrl")).toBeNull();
+    expect(el(screen.getByTestId("welcome-models-status")).textContent).toBe("The list loads once the key is in.");
+    type("welcome-key", "sk-ds");
+    fireEvent.click(screen.getByTestId("welcome-start"));
+    expect(requests("welcome/finish")[0]!.params).toEqual({ kind: "deepseek", baseUrl: "", model: "deepseek-chat", key: "sk-ds" });
+  });
+
+  it("sends the cloud providers that need more than a key to the settings' provider section", () => {
+    open();
+    fireEvent.click(screen.getByTestId("welcome-open-settings"));
+    expect(posted.at(-1)).toEqual({ type: "chat/openSettings", section: "providers" });
+  });
+
+  it("Ollama needs no key: its models are asked of its default address at once", () => {
+    open();
+    fireEvent.click(screen.getByRole("radio", { name: /^Ollama/ }));
+    expect(screen.getByText("2. API key (if the server needs one)")).toBeTruthy();
+    expect(el(screen.getByTestId("welcome-baseUrl")).getAttribute("placeholder")).toBe("http://localhost:11434");
+    expect(requests("welcome/models").map((r) => r.params)).toEqual([{ kind: "ollama", baseUrl: "", model: "", key: "" }]);
   });
 
   it("Start chatting saves through the host; a refusal shows, and the next snapshot brings the chat", async () => {

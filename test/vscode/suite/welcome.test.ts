@@ -46,9 +46,13 @@ describe("first-run welcome", () => {
     const welcome = freshSnapshot(api.sidebar).welcome;
     assert.ok(welcome, "the welcome shows");
     assert.deepEqual(
-      welcome.providers.map((p) => p.kind),
-      ["anthropic", "openai", "openai-compatible"],
+      welcome.providers.filter((p) => p.featured).map((p) => p.kind),
+      ["anthropic", "openai", "openrouter", "gemini", "ollama"],
     );
+    const kinds = welcome.providers.map((p) => p.kind);
+    for (const kind of ["openai-compatible", "lmstudio", "deepseek", "mistral", "xai", "groq", "zai"]) assert.ok(kinds.includes(kind as never), `offers ${kind}`);
+    // Those need their cloud's own settings: the settings view sets them up.
+    for (const kind of ["bedrock", "vertex", "azure"]) assert.ok(!kinds.includes(kind as never), `leaves ${kind} to the settings`);
     assert.equal(welcome.current.kind, "anthropic");
 
     const form = { kind: "openai", baseUrl: server.openaiBaseUrl, model: "fake-large", key: KEY };
@@ -92,6 +96,13 @@ describe("first-run welcome", () => {
     const noKey = await requestOn(api.sidebar, "welcome/finish", { kind: "openai", baseUrl: "", model: "", key: "" });
     assert.deepEqual({ ok: noKey.ok, field: noKey.field }, { ok: false, field: "key" });
     assert.match(noKey.message, /OPENAI_API_KEY/);
+    const presetNoKey = await requestOn(api.sidebar, "welcome/finish", { kind: "deepseek", baseUrl: "", model: "", key: "" });
+    assert.deepEqual({ ok: presetNoKey.ok, field: presetNoKey.field }, { ok: false, field: "key" });
+    assert.match(presetNoKey.message, /DEEPSEEK_API_KEY/);
+    const localNoModel = await requestOn(api.sidebar, "welcome/finish", { kind: "ollama", baseUrl: "", model: "", key: "" });
+    assert.deepEqual({ ok: localNoModel.ok, field: localNoModel.field }, { ok: false, field: "model" });
+    const settingsOnly = await requestOn(api.sidebar, "welcome/finish", { kind: "bedrock", baseUrl: "", model: "", key: "" });
+    assert.equal(settingsOnly.ok, false);
     assert.equal(vscode.workspace.getConfiguration("kiln.provider").inspect("kind")?.globalValue, undefined);
     assert.ok(freshSnapshot(api.sidebar).welcome, "the welcome stays");
   });

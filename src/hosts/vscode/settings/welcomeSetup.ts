@@ -7,7 +7,8 @@ import type { Logger } from "../../../core/ports";
 import { Emitter } from "../../../shared/disposable";
 import type { ChatRequests } from "../../../shared/protocol/messages";
 import { RequestError } from "../../../shared/protocol/requests";
-import { WELCOME_KINDS, welcomeProviderText, type WelcomeInfo, type WelcomeKind, type WelcomeProvider, type WelcomeSetup as SetupForm } from "../../../shared/protocol/welcome";
+import { WELCOME_KINDS, welcomeNeeds, welcomeProviderText, type WelcomeInfo, type WelcomeKind, type WelcomeProvider, type WelcomeSetup as SetupForm } from "../../../shared/protocol/welcome";
+import { providerEntry } from "../../../shared/providerCatalog";
 import type { RequestRouter } from "../requestRouter";
 import { KILN, kilnConfiguration, rawSetting } from "./kilnSettings";
 import type { ProfileStore } from "./profileStore";
@@ -83,6 +84,7 @@ export class WelcomeSetup implements vscode.Disposable {
         envKey: apiKeyFromEnv(k, this.env) !== undefined,
         storedKey: this.storedKeys.has(k),
         defaultModel: DEFAULT_MODELS[k],
+        ...welcomeNeeds(k),
       })),
       current: {
         kind: WELCOME_KINDS.includes(kind as WelcomeKind) ? (kind as WelcomeKind) : "anthropic",
@@ -131,7 +133,7 @@ export class WelcomeSetup implements vscode.Disposable {
     if (form.key) {
       const refused = await this.profiles.setKey(profile, form.key);
       if (refused) throw new RequestError(refused, "key");
-    } else if (form.kind !== "openai-compatible" && !(await this.configFor(form)).apiKey) {
+    } else if (providerEntry(form.kind).needsKey && !(await this.configFor(form)).apiKey) {
       throw new RequestError(l10n.t("{0} needs a key: paste one, or set {1} in the environment VS Code starts from.", welcomeProviderText(form.kind).label, API_KEY_ENV[form.kind] ?? ""), "key");
     }
     const kiln = kilnConfiguration();
