@@ -253,6 +253,15 @@ describe("Vertex AI provider over real HTTP streaming", () => {
     expect(gemini.message).toContain("Google Vertex AI");
   });
 
+  it("says a token the model's endpoint refuses is a credentials problem, not an API key to set", async () => {
+    server.failNext({ status: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token.", googleStatus: "UNAUTHENTICATED" });
+    const refused = (await failure(vertex())) as ProviderError;
+    expect(refused.kind).toBe("auth");
+    expect(refused.message).toContain("refused the token of the key file");
+    expect(refused.message).toContain("invalid authentication credentials");
+    expect(refused.message).not.toContain("Set API Key");
+  });
+
   it("ends with CancelledError when cancelled mid-stream", async () => {
     server.claude.enqueue({ chunks: Array.from({ length: 200 }, (_, i) => `word${i} `), chunkDelayMs: 20 });
     const controller = new AbortController();

@@ -255,7 +255,23 @@ export class VertexProvider implements Provider {
 
   async *stream(request: LlmRequest): AsyncIterable<StreamEvent> {
     const session = await this.ready(request.signal);
-    yield* session.provider.stream(request);
+    try {
+      yield* session.provider.stream(request);
+    } catch (err) {
+      // The model's endpoint took a token and refused it: Google credentials, not an API key, are the way out.
+      if (!(err instanceof ProviderError) || err.kind !== "auth") throw err;
+      const keyFile = this.config.keyFile?.trim();
+      const detail = err.providerDetail ?? err.message;
+      throw new ProviderError(
+        "auth",
+        keyFile
+          ? l10n.t("{0} refused the token of the key file {1} (HTTP {2}: {3}). Check the key file in the profile.", providerName(), keyFile, err.status ?? 401, detail)
+          : l10n.t('{0} refused the Application Default Credentials (HTTP {1}: {2}). Run "gcloud auth application-default login" again.', providerName(), err.status ?? 401, detail),
+        err.status,
+        undefined,
+        err.providerDetail,
+      );
+    }
   }
 
   /** Vertex lists no publisher models per project: the known ones. */
