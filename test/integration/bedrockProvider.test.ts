@@ -203,10 +203,12 @@ describe("Bedrock ConverseStream over the real SDK", () => {
     server.enqueue({ text: "ok" }, { text: "ok" });
     await collect(provider(), { maxTokens: 1234, tools: [{ name: "read_file", description: "Reads a file.", parameters: schema }] });
     const withTools = lastConverse().body;
-    expect(withTools.system).toEqual([{ text: "sys" }]);
+    // Claude Sonnet 4.5 caches: a cache point after the tools, the system prompt and the user's turn.
+    const point = { cachePoint: { type: "default" } };
+    expect(withTools.system).toEqual([{ text: "sys" }, point]);
     expect(withTools.inferenceConfig).toEqual({ maxTokens: 1234 });
-    expect(withTools.messages).toEqual([{ role: "user", content: [{ text: "hello" }] }]);
-    expect(withTools.toolConfig).toEqual({ tools: [{ toolSpec: { name: "read_file", description: "Reads a file.", inputSchema: { json: schema } } }] });
+    expect(withTools.messages).toEqual([{ role: "user", content: [{ text: "hello" }, point] }]);
+    expect(withTools.toolConfig).toEqual({ tools: [{ toolSpec: { name: "read_file", description: "Reads a file.", inputSchema: { json: schema } } }, point] });
     await collect(provider());
     expect(lastConverse().body).not.toHaveProperty("toolConfig");
   });
@@ -243,14 +245,17 @@ describe("Bedrock ConverseStream over the real SDK", () => {
       ],
     });
     expect(texts(second).join("")).toBe("The file exports App.");
+    // The last two user turns end in a cache point: the newest writes this prefix, the other reads the last request's.
+    const point = { cachePoint: { type: "default" } };
     expect(lastConverse().body.messages).toEqual([
-      { role: "user", content: [{ text: "what does app.ts export?" }] },
+      { role: "user", content: [{ text: "what does app.ts export?" }, point] },
       { role: "assistant", content: [{ text: "Reading the file." }, { toolUse: { toolUseId: "tooluse_abc123", name: "read_file", input } }] },
       {
         role: "user",
         content: [
           { toolResult: { toolUseId: "tooluse_abc123", content: [{ text: "export class App {}" }], status: "success" } },
           { toolResult: { toolUseId: "tooluse_other", content: [{ text: "(no output)" }], status: "error" } },
+          point,
         ],
       },
     ]);
@@ -528,6 +533,16 @@ describe("Bedrock messages in the display language", () => {
     } finally {
       useEnglish();
     }
+  });
+});
+
+describe("Bedrock prompt caching", () => {
+  it("marks only the models that cache: a model that cannot would have the request refused", async () => {
+    server.enqueue({ text: "ok" }, { text: "ok" });
+    await collect(provider({ model: "meta.llama3-70b-instruct-v1:0" }));
+    expect(JSON.stringify(lastConverse().body)).not.toContain("cachePoint");
+    await collect(provider({ model: "us.anthropic.claude-haiku-4-5-20251001-v1:0" }));
+    expect(lastConverse().body.system).toEqual([{ text: "sys" }, { cachePoint: { type: "default" } }]);
   });
 });
 

@@ -62,6 +62,31 @@ function isBedrockClaude(model: string): boolean {
   return /(^|[./])anthropic\.claude-/i.test(model);
 }
 
+const CACHE_POINT = { cachePoint: { type: "default" } } as const;
+/** Four cache points a request: tools, system, and the last two user turns (as promptCache.ts does for Anthropic). */
+const MARKED_USER_TURNS = 2;
+
+/**
+ * The Bedrock models that take prompt-cache points: Claude from 3.5 Haiku and 3.7 Sonnet on, and
+ * Amazon Nova. A long task then pays a tenth of the input price for what the last request sent.
+ */
+export function cachesPrompts(model: string): boolean {
+  return /(^|[./])anthropic\.claude-(3-7-sonnet|3-5-haiku|(sonnet|opus|haiku)-[4-9])/i.test(model) || /(^|[./])amazon\.nova-(micro|lite|pro|premier)/i.test(model);
+}
+
+/** A cache point at the end of the last two user turns: the newest writes this prefix, the one before reads the last request's. */
+function withCachePoints(messages: Message[]): Message[] {
+  const marked = messages.slice();
+  let left = MARKED_USER_TURNS;
+  for (let i = marked.length - 1; i >= 0 && left > 0; i--) {
+    const message = marked[i]!;
+    if (message.role !== "user" || !message.content?.length) continue;
+    marked[i] = { ...message, content: [...message.content, CACHE_POINT] };
+    left--;
+  }
+  return marked;
+}
+
 /** Claude's thinking as Converse reasoning blocks, sent back unchanged before the calls it led to. */
 function converseThinking(block: ThinkingBlock): ContentBlock {
   return block.type === "thinking"
@@ -316,19 +341,20 @@ export class BedrockProvider implements Provider {
         ? thinkingForConversation(this.reasoning, request.maxTokens, DEFAULT_MAX_TOKENS, sent)
         : { maxTokens: request.maxTokens ?? DEFAULT_MAX_TOKENS, thinking: undefined };
       const messages = toConverseMessages(sent, thinking !== undefined);
+      const caches = cachesPrompts(this.model);
       const collected = new ThinkingCollector();
       const output = await watch.guard(
         this.runtime.send(
           new ConverseStreamCommand({
             modelId: this.model,
-            // No prompt-cache mark (`cachePoint`) after the system prompt: Bedrock rejects one for the models
-            // that cannot cache ("You invoked an unsupported model or your request did not allow prompt
-            // caching": Llama, DeepSeek, Qwen, Mistral, the first Claude 3 models) instead of ignoring it.
-            ...(system ? { system: [{ text: system }] } : {}),
-            messages,
+            // Cache marks only for the models that cache: Bedrock rejects one for the others ("You invoked an
+            // unsupported model or your request did not allow prompt caching": Llama, DeepSeek, Qwen,
+            // Mistral, the first Claude 3 models) instead of ignoring it.
+            ...(system ? { system: caches ? [{ text: system }, CACHE_POINT] : [{ text: system }] } : {}),
+            messages: caches ? withCachePoints(messages) : messages,
             inferenceConfig: { maxTokens },
             ...(thinking ? { additionalModelRequestFields: { thinking: { type: thinking.type, budget_tokens: thinking.budget_tokens } } } : {}),
-            ...(request.tools?.length ? { toolConfig: { tools: toConverseTools(request.tools) } } : {}),
+            ...(request.tools?.length ? { toolConfig: { tools: caches ? [...toConverseTools(request.tools), CACHE_POINT] : toConverseTools(request.tools) } } : {}),
           }),
           { abortSignal: watch.signal },
         ),
