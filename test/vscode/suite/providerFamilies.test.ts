@@ -3,6 +3,8 @@ import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
 import type { HostToWebview, TaskInfo } from "../../../src/shared/protocol/messages";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { FakeOllamaServer } from "../../fixtures/fakeOllamaServer";
+import { FakeGeminiServer } from "../../fixtures/fakeGeminiServer";
+import { FakeBedrockServer } from "../../fixtures/fakeBedrockServer";
 import { appendedErrors, configure, exchange, kiln, setKiln, xmlCall } from "./helpers";
 
 /** The chat's task line after the turn: tokens, cost, the window in use. */
@@ -93,6 +95,69 @@ describe("a task from the sidebar on each provider family", () => {
       assert.equal(lastTask(posted)?.context?.window, 65_536);
       assert.equal(lastTask(posted)?.cost, 0, "a local model costs nothing");
     } finally {
+      await server.close();
+    }
+  });
+
+  const DONE = (result: string) => `Done.\n<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
+
+  it("Gemini: its SDK, loaded at the first request inside the bundled extension, answers the task", async () => {
+    const server = await new FakeGeminiServer({ apiKey: "gemini-test-key" }).start();
+    try {
+      await configure("gemini", server.baseUrl, "gemini-2.5-flash");
+      await api.setSecretForTest("gemini", "gemini-test-key");
+      server.enqueue({ text: DONE("Answered by Gemini.") });
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Say hello" }, 30_000);
+      assert.deepEqual(appendedErrors(posted), []);
+      assert.equal(completion(posted), "Answered by Gemini.");
+      assert.match(server.requests.at(-1)!.path, /gemini-2\.5-flash:streamGenerateContent$/);
+    } finally {
+      await api.setSecretForTest("gemini", undefined);
+      await server.close();
+    }
+  });
+
+  it("Bedrock: the default profile's region setting and a Bedrock API key, over ConverseStream", async () => {
+    const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+    const server = await new FakeBedrockServer({ bearerTokens: ["bedrock-api-key-test"] }).start();
+    const restoreRegion = await setKiln({ "provider.region": "eu-west-1" });
+    try {
+      await configure("bedrock", server.endpoint, model);
+      await api.setSecretForTest("bedrock", "bedrock-api-key-test");
+      server.enqueue({ text: DONE("Answered by Bedrock."), usage: { input: 1_000, output: 20, cacheRead: 4_000 } });
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Say hello" }, 30_000);
+      assert.deepEqual(appendedErrors(posted), []);
+      assert.equal(completion(posted), "Answered by Bedrock.");
+      const sent = server.requests.filter((r) => r.modelId !== undefined).at(-1)!;
+      assert.equal(sent.modelId, model);
+      assert.equal(sent.headers.authorization, "Bearer bedrock-api-key-test");
+      // Claude Sonnet 4.5's prices, the cache read at a tenth: 1,000 in at $3/M, 20 out at $15/M, 4,000 read at $0.30/M.
+      const cost = lastTask(posted)?.cost ?? NaN;
+      assert.ok(Math.abs(cost - (0.003 + 0.0003 + 0.0012)) < 1e-9, `cost ${cost}`);
+    } finally {
+      await restoreRegion();
+      await api.setSecretForTest("bedrock", undefined);
+      await server.close();
+    }
+  });
+
+  it("Azure OpenAI: the deployment's URL, the api-key header and the API version setting", async () => {
+    const server = await new FakeModelServer().start();
+    const restoreVersion = await setKiln({ "provider.apiVersion": "2025-04-01-preview" });
+    try {
+      await configure("azure", server.anthropicBaseUrl, "team-gpt");
+      await api.setSecretForTest("azure", "azure-test-key");
+      server.enqueue(xmlCall("attempt_completion", { result: "Answered by Azure." }));
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Say hello" }, 30_000);
+      assert.deepEqual(appendedErrors(posted), []);
+      assert.equal(completion(posted), "Answered by Azure.");
+      const sent = server.requests.at(-1)!;
+      assert.equal(sent.path, "/openai/deployments/team-gpt/chat/completions");
+      assert.equal(new URLSearchParams(sent.query).get("api-version"), "2025-04-01-preview");
+      assert.equal(sent.headers["api-key"], "azure-test-key");
+    } finally {
+      await restoreVersion();
+      await api.setSecretForTest("azure", undefined);
       await server.close();
     }
   });
