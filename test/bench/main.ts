@@ -10,3 +10,4 @@ await (await import("./historyBench")).runHistoryBench();
 await (await import("./commandPolicyBench")).runCommandPolicyBench();
 await (await import("./streamLimitsBench")).runStreamLimitsBench(process.cwd());
 await (await import("./providerBench")).runProviderBench();
+await (await import("./pickerBench")).runPickerBench(process.cwd());

@@ -73,7 +73,7 @@ describe("the profile editor's model picker", () => {
     await settings.waitForSelector('[data-testid="model-option"]', { timeout: 30_000 });
     expect(await settings.$eval('[data-testid="models-count"]', (e) => e.textContent)).toBe("500 models; prices are USD per million tokens, in / out");
     // A hundred drawn, the rest a search away.
-    expect(await settings.$$eval('[data-testid="model-option"]', (rows) => rows.length)).toBe(100);
+    await settings.waitForFunction(() => document.querySelectorAll('[data-testid="model-option"]').length === 100, { timeout: 10_000 });
 
     await settings.type('[data-testid="model-search"]', "claude sonnet");
     await settings.waitForFunction(() => document.querySelectorAll('[data-testid="model-option"]').length === 1, { timeout: 10_000 });

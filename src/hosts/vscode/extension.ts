@@ -33,6 +33,7 @@ import { registerCodeActions } from "./actions/codeActions";
 import { registerTerminalActions } from "./actions/terminalActions";
 import { ProfileStore } from "./settings/profileStore";
 import { findProfile, secretNameOf } from "./settings/profiles";
+import { ModelLists } from "./settings/modelLists";
 import { SettingsController } from "./settings/settingsController";
 import { SettingsPanel } from "./settings/settingsPanel";
 import { ChatInputs } from "./chat/chatInputs";
@@ -79,7 +80,9 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   if (badBundle) logger.warn(`the translation for ${vscode.env.language} is not used: ${badBundle}`);
 
   const profiles = new ProfileStore(context.secrets, logger);
-  const settings = new SettingsController(profiles, context.globalStorageUri, logger);
+  // One cache for the settings panel's model picker and the chats': a list fetched in one shows at once in the other.
+  const models = new ModelLists(profiles);
+  const settings = new SettingsController(profiles, context.globalStorageUri, logger, models);
   const settingsPanel = new SettingsPanel(context.extensionUri, settings);
   const welcome = new WelcomeSetup(context.globalState, context.secrets, profiles, logger);
   const notifications = new TaskNotifications({ logger, showChat: () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), focused: () => notificationFocus() });
@@ -119,6 +122,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     logger,
     inputs,
     profiles,
+    models,
     getProvider: async () => createProvider(await resolveProviderConfig(context.secrets, logger)),
     retryPolicy: () => ({ ...DEFAULT_RETRY, maxRetries: readSetting(KILN.provider.retries, logger) }),
     // Read per request: a value out of bounds is logged and its default used (the core checks again).

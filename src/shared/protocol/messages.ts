@@ -1,12 +1,12 @@
 import { AUTO_APPROVE_BAR_MESSAGES, type AutoApproveBarState } from "./autoApproveBar";
-import { SettingsSectionSchema } from "./settings";
+import { SettingsSectionSchema, type ModelListAnswer } from "./settings";
 import { WELCOME_REQUESTS, type WelcomeInfo } from "./welcome";
 import { z } from "zod";
 import { parseMessage, type ParsedMessage } from "./parse";
 import { CallControlSchema, type ChatItem } from "./chat";
 import { McpAnswerSchema } from "./mcpRequests";
 import { MCP_MESSAGES, MCP_REQUESTS, type HostToMcpView } from "./mcp";
-import { method, RequestEnvelopeSchema, type ResponseEnvelope } from "./requests";
+import { method, RequestEnvelopeSchema, type Done, type ResponseEnvelope } from "./requests";
 import { HISTORY_MESSAGES, type HostToHistoryView } from "./history";
 import { CheckpointMessageSchema } from "./checkpoints";
 
@@ -34,6 +34,8 @@ export const ImageSchema = z
 export type AttachedImage = z.infer<typeof ImageSchema>;
 export const MAX_RUN_COMMAND = 10_000;
 export const MAX_MENTION_QUERY = 500;
+/** A model id, as long as a profile's model field takes (profiles.ts). */
+export const MAX_MODEL_ID = 200;
 
 export const WebviewToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("view/ready") }).strict(),
@@ -110,6 +112,10 @@ export interface MentionMatch {
 export const CHAT_REQUESTS = {
   /** The @ picker's search: files and folders matching the query, best first. */
   "mentions/search": method<{ items: MentionMatch[] }>()(z.object({ query: z.string().max(MAX_MENTION_QUERY) }).strict()),
+  /** The chat's model picker: the models of the provider of the profile the chat's next request uses (with its key). */
+  "chat/listModels": method<ModelListAnswer>()(z.object({ refresh: z.boolean().optional() }).strict()),
+  /** The chat's model picker: that profile's model becomes this one (its settings entry is saved). */
+  "chat/setModel": method<Done>()(z.object({ model: z.string().trim().min(1).max(MAX_MODEL_ID) }).strict()),
   /** The MCP view's actions (mcp.ts). */
   ...MCP_REQUESTS,
   /** The first-run welcome (welcome.ts). */

@@ -27,6 +27,7 @@ export async function run(): Promise<void> {
   require("./history.test");
   require("./checkpoints.test");
   require("./profiles.test");
+  require("./chatModelPicker.test");
   require("./providerFamilies.test");
   require("./modes.test");
   require("./approve.test");

@@ -14,6 +14,8 @@ import { DisposableStore, type Event } from "../../../shared/disposable";
 import { WebviewChannel } from "../webviewChannel";
 import { CHAT_REQUESTS, parseWebviewMessage, type AttachedImage, type ChatRequests, type HostToWebview, type ProviderSummary, type WebviewToHost } from "../../../shared/protocol/messages";
 import type { ProfileStore } from "../settings/profileStore";
+import { ModelLists } from "../settings/modelLists";
+import { KILN, kilnConfiguration } from "../settings/kilnSettings";
 import { SessionChoices } from "./sessionChoices";
 import { ChatQueue } from "./chatQueue";
 import type { Mode } from "../../../core/modes/modes";
@@ -56,6 +58,8 @@ export interface ChatSessionDeps {
    * active profile) instead of getProvider/modelOverrides/providerSummary.
    */
   profiles?: ProfileStore;
+  /** The model pickers' lists and their cache, shared with the settings panel; without it the chat keeps its own. */
+  models?: ModelLists;
   /** The mode files: a change reaches the running task (its picker, prompt and checks) at once. */
   modeFiles?: { load(): readonly Mode[] | undefined; watch(onChange: () => void): vscode.Disposable };
   /** Task history: tasks are saved as they run, and the history view reopens them. */
@@ -119,7 +123,9 @@ export class ChatSession implements vscode.Disposable {
     this.queue = new ChatQueue({ name, logger: deps.logger, post: (message) => this.post(message), canSend: () => this.task.acceptsInput, send: (text, images) => this.sendToTask(text, images) });
     this.mcpRequests = new ChatMcpRequests({ logger: deps.logger, task: () => this.task, provider: () => this.provider() });
     if (deps.profiles) {
-      this.choices = new SessionChoices(deps.profiles, deps.logger);
+      this.choices = new SessionChoices(deps.profiles, deps.logger, async (model) => {
+        await kilnConfiguration().update(KILN.provider.model.key, model, vscode.ConfigurationTarget.Global);
+      });
       // A profile added, renamed or made active elsewhere shows in the picker at once.
       this.sessionListeners.add(deps.profiles.onDidChange(() => this.postPickers()));
     }
@@ -127,6 +133,7 @@ export class ChatSession implements vscode.Disposable {
     this.sessionListeners.add(watchAutoApprove((state) => this.post({ type: "chat/autoApprove", state })));
     this.requests = new RequestRouter(CHAT_REQUESTS, (response) => this.post(response), deps.logger, name);
     this.requests.onRequest("mentions/search", async ({ query }) => ({ items: (await this.deps.inputs?.searchFiles(query)) ?? [] }));
+    if (this.choices && deps.profiles) this.answerModelPicker(this.choices, deps.models ?? new ModelLists(deps.profiles));
     this.mcpView = deps.mcp?.connect((message) => this.post(message), this.requests);
     if (deps.welcome) {
       this.sessionListeners.add(deps.welcome.connect(this.requests));
@@ -146,6 +153,17 @@ export class ChatSession implements vscode.Disposable {
     if (!modes) return;
     this.task.reloadModes(modes);
     this.postPickers();
+  }
+
+  /** The model picker under the input: the list of the chat's profile, and a pick that saves its model. */
+  private answerModelPicker(choices: SessionChoices, models: ModelLists): void {
+    this.requests.onRequest("chat/listModels", ({ refresh }) => models.listFor(choices.requestProfile(), refresh));
+    this.requests.onRequest("chat/setModel", async ({ model }) => {
+      const profile = await choices.pickModel(model);
+      // Now, so the button shows the new model when the page gets its answer; the settings' change event comes later.
+      this.postPickers();
+      return { message: l10n.t("{0} uses {1}.", profile.name, profile.model) };
+    });
   }
 
   /** Mode picker and the cycle-mode keybinding: the current task goes on in this mode. */

@@ -1,3 +1,4 @@
+import * as l10n from "@vscode/l10n";
 import type { ModeState } from "../../../core/agent/toolbox";
 import type { Mode } from "../../../core/modes/modes";
 import { modeText } from "../../../core/modes/modeText";
@@ -6,7 +7,9 @@ import { resolveModelInfo } from "../../../core/llm/models";
 import type { Logger } from "../../../core/ports";
 import type { ToolProtocolSetting } from "../../../core/prompts/system";
 import type { Pickers, ProviderSummary } from "../../../shared/protocol/messages";
-import { DEFAULT_PROFILE, findProfile, type Profile } from "../settings/profiles";
+import { RequestError } from "../../../shared/protocol/requests";
+import { saveProfile } from "../settings/profileEdits";
+import { DEFAULT_PROFILE, findProfile, toSetting, type Profile } from "../settings/profiles";
 import type { ProfileStore } from "../settings/profileStore";
 
 /** What SessionChoices needs of the chat's task: its mode, and a way to change it (the task announces it). */
@@ -41,6 +44,11 @@ export class SessionChoices {
   constructor(
     private readonly store: ProfileStore,
     private readonly logger: Logger,
+    /**
+     * Writes `kiln.provider.model` alone. The default profile is the whole kiln.provider.* group;
+     * saving all of it would copy a workspace's endpoint into the user's settings.
+     */
+    private readonly writeDefaultModel?: (model: string) => Promise<void>,
   ) {}
 
   /**
@@ -77,6 +85,15 @@ export class SessionChoices {
     // A picked profile deleted since is no longer a pick: the pin or the active profile applies, without a warning.
     const picked = this.picked === undefined ? undefined : this.store.read().profiles.find((p) => p.id === this.picked)?.name;
     return this.store.choose(this.mode, picked);
+  }
+
+  /** The profile the next request uses, for a page's request: none usable is a refusal the page shows. */
+  requestProfile(): Profile {
+    try {
+      return this.profile();
+    } catch (err) {
+      throw new RequestError(err instanceof Error ? err.message : String(err));
+    }
   }
 
   provider(): Promise<Provider> {
@@ -132,6 +149,25 @@ export class SessionChoices {
     this.picked = profile.id;
     await this.store.apply({ active: profile.name === DEFAULT_PROFILE ? "" : profile.name });
     return true;
+  }
+
+  /**
+   * Model picker: the profile the next request uses gets this model, in its settings (checked as the
+   * settings panel checks a save), so the current task's next request and the chat's new tasks use it.
+   */
+  async pickModel(model: string): Promise<Profile> {
+    const profile = this.requestProfile();
+    const result = saveProfile(this.store.raw(), this.store.read(), profile.name, { ...toSetting(profile), model });
+    if (!result.ok) throw new RequestError(result.message, result.field);
+    if (profile.source === "legacy" && this.writeDefaultModel) await this.writeDefaultModel(result.profile.model);
+    else await this.store.apply(result.edit);
+    // A workspace's value of the same setting wins over the user's, where the write went.
+    if (this.profile().model !== result.profile.model) {
+      throw new RequestError(
+        l10n.t("The model was saved in your user settings, but this workspace's settings set {0}, which wins; change it there.", profile.source === "legacy" ? "kiln.provider.model" : "kiln.profiles"),
+      );
+    }
+    return result.profile;
   }
 
   pickers(): Pickers {

@@ -30,7 +30,10 @@ function view(row: ModelRow): ModelRowView {
   };
 }
 
-/** The profile editor's model lists: asked of the provider the form is set to, kept a while per endpoint and key. */
+/**
+ * The model pickers' lists (the profile editor's and the chat's): asked of the provider, kept a
+ * while per endpoint and key, so the two pickers of one profile share what was fetched.
+ */
 export class ModelLists {
   private readonly cache = new Map<string, { at: number; answer: ModelListAnswer }>();
 
@@ -39,6 +42,7 @@ export class ModelLists {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The profile editor's: the provider the form is set to, with its URL and options. */
   async list(params: { original?: string; profile: ProfileForm; refresh?: boolean }): Promise<ModelListAnswer> {
     const form = params.profile;
     if (!isProviderKind(form.kind)) throw new RequestError(l10n.t("Pick a provider first."), "kind");
@@ -47,16 +51,26 @@ export class ModelLists {
     const original = params.original ? findProfile(this.store.read(), params.original) : undefined;
     const keyFrom: Profile = original?.kind === kind ? original : { id: "default", name: "default", kind, baseUrl: "", model: "", protocol: "xml", source: "legacy" };
     const config: ProviderConfig = { ...(await this.store.config(keyFrom)), kind, baseUrl: form.baseUrl, model: form.model.trim() || "list", ...providerOptionsOf(form) };
+    return this.cached(config, providerOptionsOf(form), params.refresh === true);
+  }
+
+  /** The chat's: a saved profile's provider, with its URL, options and key. */
+  async listFor(profile: Profile, refresh = false): Promise<ModelListAnswer> {
+    const config: ProviderConfig = { ...(await this.store.config(profile)), model: profile.model || "list" };
+    return this.cached(config, providerOptionsOf(profile), refresh);
+  }
+
+  private async cached(config: ProviderConfig, options: object, refresh: boolean): Promise<ModelListAnswer> {
     const cacheKey = [
-      kind,
+      config.kind,
       config.baseUrl.trim(),
-      JSON.stringify(providerOptionsOf(form)),
+      JSON.stringify(options),
       createHash("sha256")
         .update(config.apiKey ?? "")
         .digest("hex"),
     ].join("\n");
     const cached = this.cache.get(cacheKey);
-    if (cached && !params.refresh && this.now() - cached.at < CACHE_MS) return { ...cached.answer, source: cached.answer.source === "live" ? "cache" : cached.answer.source };
+    if (cached && !refresh && this.now() - cached.at < CACHE_MS) return { ...cached.answer, source: cached.answer.source === "live" ? "cache" : cached.answer.source };
     const answer = await this.fetch(config);
     this.cache.set(cacheKey, { at: this.now(), answer });
     return answer;

@@ -54,7 +54,6 @@ export class SettingsController implements vscode.Disposable {
   readonly onDidPost: Event<HostToSettings>;
   private readonly listeners = new DisposableStore();
   private readonly requests: RequestRouter<SettingsRequests>;
-  private readonly models: ModelLists;
   /** The section a page being opened scrolls to once it has its state. */
   private revealOnReady: SettingsSection | undefined;
 
@@ -62,11 +61,12 @@ export class SettingsController implements vscode.Disposable {
     private readonly store: ProfileStore,
     private readonly storage: vscode.Uri,
     private readonly logger: Logger,
+    /** Shared with the chats' model pickers, so a list fetched in one shows at once in the other. */
+    private readonly models: ModelLists = new ModelLists(store),
   ) {
     this.channel = new WebviewChannel({ name: "settings", logger, parse: parseSettingsMessage, onMessage: (message) => this.handle(message) });
     this.onDidPost = this.channel.onDidPost;
     this.requests = new RequestRouter(SETTINGS_REQUESTS, (response) => this.post(response), logger, "settings");
-    this.models = new ModelLists(store);
     this.requests.onRequest("settings/listModels", (params) => this.models.list(params));
     for (const method of Object.keys(SETTINGS_REQUESTS) as SettingsMethod[]) {
       // Answered with a list, not a line for the status bar.
