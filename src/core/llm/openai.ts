@@ -9,6 +9,7 @@ import { listingsFrom } from "./modelListings";
 import { redactDeep, redactSecrets } from "./redact";
 import { RequestWatch, watchedEvents, type StreamTimeouts } from "./requestWatch";
 import { budgetOf, effortOf, wantsReasoning, type ReasoningSettings } from "../../shared/reasoning";
+import { isOpenAiReasoningModel, streamResponses } from "./openaiResponses";
 
 type Delta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
 
@@ -67,6 +68,8 @@ export class OpenAiProvider implements Provider {
   private readonly quirks: CompatQuirks;
   private readonly family: ProviderFamily;
   private readonly timeouts: StreamTimeouts;
+  /** OpenAI's own reasoning models go through the Responses API (openaiResponses.ts); Azure and compatible servers never do. */
+  private readonly responsesApi: boolean;
 
   constructor(private readonly config: ResolvedProviderConfig) {
     const entry = providerEntry(config.kind);
@@ -78,9 +81,14 @@ export class OpenAiProvider implements Provider {
     this.timeouts = config.timeouts;
     this.client = client(config, entry.family);
     this.displayName = displayName(config.kind, this.client.baseURL);
+    this.responsesApi = config.kind === "openai" && isOpenAiReasoningModel(config.model);
   }
 
   async *stream(request: LlmRequest): AsyncIterable<StreamEvent> {
+    if (this.responsesApi) {
+      yield* streamResponses({ client: this.client, model: this.model, reasoning: this.config, timeouts: this.timeouts, providerName: this.displayName }, request);
+      return;
+    }
     let finished = false;
     const watch = new RequestWatch(request.signal, this.timeouts, this.displayName);
     try {
