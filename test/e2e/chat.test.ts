@@ -247,14 +247,15 @@ describe("Kiln in code-server, driven by Chromium", () => {
       return {
         modeName: width(".mode-button-name"),
         modeLabel: document.querySelector('[data-testid="mode-picker"]')!.getAttribute("aria-label"),
-        // The profile takes the rest of the row, beside the icon-sized mode button.
-        profileWider: width(".kp-pickers select") > 1.5 * width('[data-testid="mode-picker"]'),
-        profileToEdge: Math.abs(document.querySelector(".kp-pickers select")!.getBoundingClientRect().right - document.querySelector(".approve-bar")!.getBoundingClientRect().right) < 2,
+        // The profile keeps its name in sight, and the model takes the rest of the row beside the icon-sized mode button.
+        profileShown: width('[data-testid="profile-picker"]') > 20,
+        modelWider: width(".model-picker") > 1.5 * width('[data-testid="mode-picker"]'),
+        modelToEdge: Math.abs(document.querySelector(".model-picker")!.getBoundingClientRect().right - document.querySelector(".approve-bar")!.getBoundingClientRect().right) < 2,
         summary: text.innerText,
         summaryWhole: text.getBoundingClientRect().width > 0 && text.scrollWidth <= text.clientWidth,
       };
     });
-    expect(footer).toEqual({ modeName: 0, modeLabel: "Mode: Code", profileWider: true, profileToEdge: true, summary: "read files", summaryWhole: true });
+    expect(footer).toEqual({ modeName: 0, modeLabel: "Mode: Code", profileShown: true, modelWider: true, modelToEdge: true, summary: "read files", summaryWhole: true });
     await shootSidebar(workbench.page, "e2e-tool-cards-narrow.png");
     // The same narrow sidebar in the light theme: the links, badges and code keep their colours.
     await useColorTheme(workbench.page, "Light Modern");
