@@ -346,6 +346,20 @@ describe("Kiln in code-server, driven by Chromium", () => {
     await frame.$eval('[data-testid="approve-summary"]', (e) => (e as HTMLElement).click());
   });
 
+  it("codebase_search: the card names the query; its result shows the matching function as path:lines with its code", async () => {
+    await frame.click('[data-testid="new-task"]');
+    await frame.waitForFunction(() => document.querySelectorAll('[data-testid="message-tool"]').length === 0, { timeout: 10_000 });
+    server.enqueue({ text: "<codebase_search>\n<query>greeting for a name</query>\n</codebase_search>" }, { text: COMPLETE });
+    await sendTask(frame, "Where is the greeting built?");
+    const card = '[data-testid="message-tool"][data-tool="codebase_search"]';
+    await frame.waitForFunction((sel) => (document.querySelector(sel) as HTMLElement | null)?.dataset.status === "done", { timeout: 30_000 }, card);
+    expect(await frame.$eval(card, (e) => (e as HTMLElement).innerText.split("\n")[0])).toBe("Kiln searched the codebase for greeting for a name done");
+    await frame.$eval(`${card} [data-testid="tool-result"] summary`, (e) => (e as HTMLElement).click());
+    const result = await frame.$eval(`${card} [data-testid="tool-result"] pre`, (e) => (e as HTMLElement).innerText);
+    expect(result).toMatch(/^# src\/greet\.ts\n## src\/greet\.ts:1-\d+ score 1\.00 \(greet\)\n1 \| export function greet/m);
+    await shootSidebar(workbench.page, "e2e-codebase-search.png");
+  });
+
   it("uses the theme's colours", async () => {
     const colours = await frame.evaluate(() => {
       const probe = document.createElement("span");

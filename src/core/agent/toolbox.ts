@@ -19,6 +19,7 @@ import type { ToolRegistry } from "../tools/registry";
 import type { RulesLoad } from "../rules/loadRules";
 import { WorkspaceIgnore } from "../workspace/ignore";
 import type { TaskCheckpoints } from "../checkpoints/taskCheckpoints";
+import type { CodeSearchIndex } from "../codeIndex/types";
 
 /** A task's mode and the modes it may switch to; the task holds it (TaskRuntime), the toolbox reads it. */
 export interface ModeState {
@@ -99,6 +100,10 @@ export interface ToolboxOptions {
   checkpoints?: TaskCheckpoints;
   /** What the model last saw of each file (see ToolContext.seen); a new task starts with none. */
   seen?: Map<string, Fingerprint>;
+  /** The workspace's codebase index; without one codebase_search is not offered. */
+  codeIndex?: CodeSearchIndex;
+  /** codebase_search's result cap (kiln.index.maxResults), read per call; its default when absent. */
+  codeSearchMaxResults?(): number | undefined;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
@@ -112,7 +117,9 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   // Inert until the model launches it, so making one per task costs nothing.
   const browser = options.browser?.();
   // MCP tools are offered only while a server can take the call: otherwise they are noise in the prompt.
-  const tools = (mode: Mode) => toolsForMode(mode, options.registry.list()).filter((t) => t.group !== "mcp" || hasUsableServers(options.mcp?.servers()));
+  // codebase_search likewise only where the host keeps an index (the user may have turned it off).
+  const tools = (mode: Mode) =>
+    toolsForMode(mode, options.registry.list()).filter((t) => (t.group !== "mcp" || hasUsableServers(options.mcp?.servers())) && (t.name !== "codebase_search" || options.codeIndex !== undefined));
   const toolbox: Toolbox = {
     maxRequests: options.maxRequests ?? 100,
     saveOverflow: options.saveOverflow,
@@ -160,6 +167,8 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         readFileMaxLines: options.readFileMaxLines?.(),
         outputMaxChars: options.outputMaxChars?.(),
         allowPrivateUrls: options.allowPrivateUrls?.() === true,
+        codeIndex: options.codeIndex,
+        codeSearchMaxResults: options.codeSearchMaxResults?.(),
       },
       maxResultChars: options.toolResultMaxChars?.(),
       redactSecrets: options.redactSecrets?.() !== false,

@@ -62,6 +62,10 @@ export interface ToolContext {
   browser?: import("../ports/browser").BrowserSession;
   /** kiln.mentions.allowPrivateUrls / --allow-private-urls: the browser may reach loopback and private addresses unasked. */
   allowPrivateUrls?: boolean;
+  /** The workspace's codebase index for codebase_search; absent where it is turned off. */
+  codeIndex?: import("../codeIndex/types").CodeSearchIndex;
+  /** codebase_search's result cap (kiln.index.maxResults); its default when absent. */
+  codeSearchMaxResults?: number;
 }
 
 export interface CardControls {

@@ -4,6 +4,7 @@ import { browserActionTool } from "./browserAction";
 import type { AnyTool } from "./defineTool";
 import { listFilesTool } from "./listFiles";
 import { searchFilesTool } from "./searchFiles";
+import { codebaseSearchTool } from "./codebaseSearch";
 import { listCodeDefinitionsTool } from "./listCodeDefinitions";
 import { fetchInstructionsTool } from "./fetchInstructions";
 import { toJsonSchema, toXmlUsage } from "./params";
@@ -62,6 +63,7 @@ export function createDefaultRegistry(): ToolRegistry {
     readFileTool,
     listFilesTool,
     searchFilesTool,
+    codebaseSearchTool,
     listCodeDefinitionsTool,
     fetchInstructionsTool,
     writeToFileTool,

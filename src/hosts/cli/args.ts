@@ -73,6 +73,8 @@ export interface CliArgs extends ContextArgs {
   allowPrivateUrls?: boolean;
   /** --no-redact: tool results keep credentials of known shapes and secret-named variables' values (never the API key). */
   noRedact?: boolean;
+  /** --no-index: no codebase index, so no codebase_search. */
+  noIndex?: boolean;
   /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
   globalRules?: string;
   /** A global MCP config file beside the workspace's .kilocode/mcp.json. */
@@ -158,6 +160,8 @@ Options:
                                named *TOKEN*, *KEY, *SECRET*, *PASSWORD*…) in tool results; by
                                default they reach the model and history as [redacted]. The API
                                key is redacted either way
+  --no-index                   no codebase index: codebase_search is not offered (by default the
+                               workspace is indexed on its first use, new and changed files after)
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
                                .kilocode/mcp.json, whose entries win
   --trust-project-mcp          start the servers of the workspace's .kilocode/mcp.json unasked, for
@@ -411,6 +415,9 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
         break;
       case "--no-redact":
         args.noRedact = true;
+        break;
+      case "--no-index":
+        args.noIndex = true;
         break;
       case "--mcp-config":
         args.mcpConfig = value();

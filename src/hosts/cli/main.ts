@@ -7,6 +7,7 @@ import { formatUsd } from "../../core/llm/models";
 import { formatTodos } from "../../core/tools/todoList";
 import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
+import { CodebaseIndex } from "../../core/codeIndex/codebaseIndex";
 import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
 import { createProvider } from "../../core/llm/createProvider";
 import { keyEnvNames } from "../../core/llm/keys";
@@ -105,6 +106,8 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
     // The browser is found at launch: CHROME_PATH / PUPPETEER_EXECUTABLE_PATH, else the usual places.
     browser: () => createPuppeteerSession({ logger: stderrLogger }),
     checkpoints: cliCheckpoints(args, workspace, stderrLogger),
+    // Built on codebase_search's first call and kept up to date at each later one, for this run.
+    ...(!args.noIndex && { codeIndex: new CodebaseIndex(workspace) }),
   });
   const identity = identityFor(saved, workspace);
   return new Task({ getProvider, logger: stderrLogger, toolbox, protocol: args.protocol, retry, identity, ...limits, ...(saved && { restored: saved }) });

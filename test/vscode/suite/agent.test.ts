@@ -54,6 +54,8 @@ describe("the sidebar runs the agent loop in the workspace", () => {
       server.enqueue(
         step(protocol, { name: "list_files", args: { path: ".", recursive: true } }),
         step(protocol, { name: "read_file", args: { path: "src/greet.ts" } }),
+        // The codebase index, built in the extension host on the tool's first call.
+        step(protocol, { name: "codebase_search", args: { query: "greeting for a name" } }),
         step(protocol, { name: "write_to_file", args: { path: `test/greet-${protocol}.test.ts`, content, line_count: 2 } }),
         step(protocol, { name: "attempt_completion", args: { result: "Added a test for greet." } }),
       );
@@ -68,22 +70,45 @@ describe("the sidebar runs the agent loop in the workspace", () => {
         [
           ["list_files", "done"],
           ["read_file", "done"],
+          ["codebase_search", "done"],
           ["write_to_file", "done"],
         ],
       );
       assert.match(tools[1]!.role === "tool" ? (tools[1]!.result ?? "") : "", /1 \| export function greet/);
+      assert.match(tools[2]!.role === "tool" ? (tools[2]!.result ?? "") : "", /## src\/greet\.ts:1-3 score 1\.00 \(greet\)\n1 \| export function greet/);
       assert.deepEqual(shown.at(-1), { id: shown.at(-1)!.id, role: "completion", result: "Added a test for greet.", command: undefined });
       const requests = server.requests.slice(before);
-      assert.equal(requests.length, 4);
+      assert.equal(requests.length, 5);
       // The header's numbers: the fake reports 10 tokens in and 5 out per request.
       const task = posted.filter((m) => m.type === "chat/task").at(-1);
-      assert.deepEqual(task?.type === "chat/task" && [task.task.mode, task.task.tokensIn, task.task.tokensOut], ["code", 40, 20]);
+      assert.deepEqual(task?.type === "chat/task" && [task.task.mode, task.task.tokensIn, task.task.tokensOut], ["code", 50, 25]);
       assert.equal(requests[0]!.body.tools !== undefined, protocol === "native");
       assert.match(JSON.stringify(requests[0]!.body.messages), new RegExp(`Workspace: ${workspace.replace(/[/\\\\.]/g, "\\$&")}`));
       // The environment tells the model which files the user has open.
       assert.match(JSON.stringify(requests[0]!.body.messages), /Open files: src\/greet\.ts/);
     });
   }
+
+  it("kiln.index.enabled off: a new task is not offered codebase_search", async () => {
+    const api = await kiln();
+    await configure("openai-compatible", server.openaiBaseUrl);
+    await settings({ "provider.protocol": "native" });
+    const offered = async () => {
+      api.sidebar.newTask();
+      const before = server.requests.length;
+      server.enqueue({ toolCalls: [{ name: "attempt_completion", arguments: { result: "Done." } }] });
+      await exchange(api.sidebar, { type: "chat/send", text: "Anything" }, 30_000);
+      return (server.requests[before]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    };
+    assert.ok((await offered()).includes("codebase_search"));
+    await settings({ "index.enabled": false });
+    try {
+      const names = await offered();
+      assert.ok(names.includes("search_files") && !names.includes("codebase_search"), names.join(", "));
+    } finally {
+      await settings({ "index.enabled": undefined });
+    }
+  });
 
   it("a write that is not auto-approved waits on its card; Reject with feedback reaches the model, Approve writes", async () => {
     const api = await kiln();

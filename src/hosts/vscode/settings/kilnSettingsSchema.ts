@@ -162,6 +162,12 @@ const checkpoints = {
   maxTotalMB: within("checkpoints.maxTotalMB", 10, 1_000_000, 500),
 } satisfies Section;
 
+/** The codebase index behind codebase_search (core/codeIndex). */
+const index = {
+  enabled: flag("index.enabled", true),
+  maxResults: whole("index.maxResults", 1, 50, 10),
+} satisfies Section;
+
 const notifications = {
   /** A notification when a task finishes, fails or waits for you while the window is not focused. */
   enabled: flag("notifications.enabled", true),
@@ -173,7 +179,7 @@ const browser = {
 } satisfies Section;
 
 /** The sections, as package.json's contributes.configuration groups them by key. */
-export const KILN = { provider, reply, profiles, task, autoApprove, context, budget, terminal, commands, edits, mentions, prompts, rules, checkpoints, browser, notifications } as const;
+export const KILN = { provider, reply, profiles, task, autoApprove, context, budget, terminal, commands, edits, mentions, prompts, rules, checkpoints, index, browser, notifications } as const;
 
 /** The settings panel's fields (shared/protocol/settings.ts) and the settings behind them. */
 export const APPROVE_FIELDS = autoApprove satisfies Record<ApproveField, Setting<unknown>>;

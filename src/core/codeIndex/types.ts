@@ -1,0 +1,66 @@
+/**
+ * The codebase index's shared shapes: what a file is cut into (chunks) and what a search returns.
+ * The chunker (chunker.ts), the full-text ranking (fullText.ts) and the index that ties them to a
+ * workspace (codebaseIndex.ts) agree on these and nothing else.
+ */
+
+/** What a chunk is, as the chunker found it: a definition, a block of one, a Markdown section, or plain lines. */
+export type ChunkKind = "function" | "class" | "method" | "type" | "block" | "section" | "lines";
+
+export interface CodeChunk {
+  /** Workspace-relative, with "/" separators. */
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  kind: ChunkKind;
+  /** The names defined in the chunk (a function's, a class's and its methods'…); a section's heading. Empty for plain lines. */
+  symbols: string[];
+  /** The chunk's source text, as in the file (line endings as "\n"). */
+  text: string;
+  /** sha256 hex of `text`: an unchanged chunk keeps its vectors when its file changes around it. */
+  hash: string;
+}
+
+/** One ranked chunk: its identity in the index and the score it got (higher is better). */
+export interface ScoredId {
+  id: number;
+  score: number;
+}
+
+export interface IndexProgress {
+  filesDone: number;
+  filesTotal: number;
+  chunks: number;
+}
+
+export interface RefreshSummary extends IndexProgress {
+  /** Files chunked anew (new or changed) and files dropped (deleted, now ignored or binary). */
+  changed: number;
+  removed: number;
+}
+
+export interface CodeSearchHit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  kind: ChunkKind;
+  symbols: string[];
+  /** Relative to the best hit of the same search (1 for it): comparable within one answer only. */
+  score: number;
+  /** The chunk's lines as they are on disk now. */
+  text: string;
+}
+
+export interface SearchOptions {
+  /** Only chunks in this workspace-relative folder or file. */
+  under?: string;
+  limit?: number;
+}
+
+/** What codebase_search asks of a host's index: the in-process CodebaseIndex, or one in a worker. */
+export interface CodeSearchIndex {
+  /** Brings the index up to date with the disk (only new and changed files cost anything). */
+  refresh(options?: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void }): Promise<RefreshSummary>;
+  search(query: string, options?: SearchOptions): Promise<CodeSearchHit[]>;
+}
