@@ -1,7 +1,7 @@
 /**
  * Issue 18's numbers: the time to the first streamed token that Kiln's provider adds over the raw
  * SDK (or, for Ollama, raw fetch) stream against the same local server, per provider (OpenAI and a
- * preset, Anthropic, Ollama, Gemini, Bedrock; Vertex streams through the Anthropic and Gemini code) (target: under
+ * preset, its reasoning models' Responses API, Anthropic, Ollama, Gemini, Bedrock; Vertex streams through the Anthropic and Gemini code) (target: under
  * 5 ms), and the model picker's search over an OpenRouter-sized list of 500 models (target: under
  * 50 ms with rendering; this measures the search and row building in Node). Medians of many runs,
  * interleaved so both sides see the same machine. Prints numbers; asserts nothing.
@@ -137,6 +137,16 @@ export async function runProviderBench(): Promise<void> {
       name: "openai",
       kiln: kilnToken(createProvider({ kind: "openai", baseUrl: server.openaiBaseUrl, model: "m", apiKey: KEY })),
       raw: openaiRawFirst,
+    });
+    // OpenAI's reasoning models stream through the Responses API (openaiResponses.ts).
+    await compare({
+      name: "responses",
+      kiln: kilnToken(createProvider({ kind: "openai", baseUrl: server.openaiBaseUrl, model: "o4-mini", apiKey: KEY })),
+      raw: () =>
+        firstToken(
+          () => openaiRaw.responses.create({ model: "o4-mini", stream: true, instructions: "sys", input: "hi", store: false }) as unknown as AsyncIterable<unknown>,
+          (e) => (e as { type: string }).type === "response.output_text.delta",
+        ),
     });
     await compare({
       name: "anthropic",

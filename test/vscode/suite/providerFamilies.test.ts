@@ -5,6 +5,11 @@ import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { FakeOllamaServer } from "../../fixtures/fakeOllamaServer";
 import { FakeGeminiServer } from "../../fixtures/fakeGeminiServer";
 import { FakeBedrockServer } from "../../fixtures/fakeBedrockServer";
+import { FakeVertexServer } from "../../fixtures/fakeVertexServer";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { appendedErrors, configure, exchange, kiln, setKiln, xmlCall } from "./helpers";
 
 /** The chat's task line after the turn: tokens, cost, the window in use. */
@@ -159,6 +164,41 @@ describe("a task from the sidebar on each provider family", () => {
       await restoreVersion();
       await api.setSecretForTest("azure", undefined);
       await server.close();
+    }
+  });
+  it("Vertex: Claude with a service account key file, the project and the region from the settings", async () => {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const server = await new FakeVertexServer({ publicKey, accessToken: "ya29.in-host-token" }).start();
+    const dir = mkdtempSync(join(tmpdir(), "kiln-vertex-host-"));
+    const keyFile = join(dir, "sa.json");
+    writeFileSync(
+      keyFile,
+      JSON.stringify({
+        type: "service_account",
+        project_id: "proj-from-key",
+        private_key_id: "key-1",
+        private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+        client_email: "kiln@proj-from-key.iam.gserviceaccount.com",
+        client_id: "1",
+        token_uri: server.tokenUri,
+      }),
+    );
+    const restoreVertex = await setKiln({ "provider.keyFile": keyFile, "provider.project": "team-project", "provider.region": "europe-west1" });
+    try {
+      await configure("vertex", server.baseUrl, "claude-sonnet-4-5@20250929");
+      server.claude.enqueue(xmlCall("attempt_completion", { result: "Answered by Claude on Vertex." }));
+      const posted = await exchange(api.sidebar, { type: "chat/send", text: "Say hello" }, 30_000);
+      assert.deepEqual(appendedErrors(posted), []);
+      assert.equal(completion(posted), "Answered by Claude on Vertex.");
+      const sent = server.requests.at(-1)!;
+      assert.deepEqual([sent.family, sent.project, sent.location, sent.model], ["claude", "team-project", "europe-west1", "claude-sonnet-4-5@20250929"]);
+      // The key file was exchanged for a token at its own token_uri, and only the token went to the model.
+      assert.equal(server.tokenRequests.length > 0, true);
+      assert.equal(sent.headers.authorization, "Bearer ya29.in-host-token");
+    } finally {
+      await restoreVertex();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
