@@ -86,6 +86,16 @@ export const extensionOptions = {
   plugins: [runtimeAssetsPlugin],
 };
 
+/** The codebase index's worker thread, which the extension starts (src/platform/node/workerCodeIndex.ts). */
+/** @type {import('esbuild').BuildOptions} */
+export const indexWorkerOptions = {
+  ...common,
+  entryPoints: ["src/platform/node/indexWorker.ts"],
+  outfile: "dist/indexWorker.js",
+  format: "cjs",
+  external: [],
+};
+
 /** @type {import('esbuild').BuildOptions} */
 export const cliOptions = {
   ...common,
@@ -118,7 +128,7 @@ export const testOptions = [
 
 async function main() {
   const args = new Set(process.argv.slice(2));
-  const all = [extensionOptions, cliOptions, ...(args.has("--tests") ? testOptions : [])];
+  const all = [extensionOptions, indexWorkerOptions, cliOptions, ...(args.has("--tests") ? testOptions : [])];
   if (args.has("--watch")) {
     for (const options of all) {
       const ctx = await esbuild.context({ ...options, logLevel: "info" });

@@ -358,6 +358,13 @@ describe("Kiln in code-server, driven by Chromium", () => {
     const result = await frame.$eval(`${card} [data-testid="tool-result"] pre`, (e) => (e as HTMLElement).innerText);
     expect(result).toMatch(/^# src\/greet\.ts\n## src\/greet\.ts:1-\d+ score 1\.00 \(greet\)\n1 \| export function greet/m);
     await shootSidebar(workbench.page, "e2e-codebase-search.png");
+    // The status bar says the index is built, and how much of the workspace it holds.
+    const status = await workbench.page.waitForFunction(
+      () => [...document.querySelectorAll(".statusbar-item")].map((e) => (e as HTMLElement).innerText.trim()).find((t) => /^\d+ files indexed$/.test(t)),
+      { timeout: 20_000 },
+    );
+    expect(await status.jsonValue()).toMatch(/^\d+ files indexed$/);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-codebase-index-status.png") });
   });
 
   it("uses the theme's colours", async () => {

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { TARGET_SLOT } from "../../shared/toolView";
-import type { CodeSearchHit } from "../codeIndex/types";
+import type { CodeSearchHit, RefreshSummary } from "../codeIndex/types";
 import { ignoreRulesOf } from "../workspace/ignore";
 import { defineTool, toolError } from "./defineTool";
 import { p } from "./params";
@@ -56,12 +56,18 @@ export const codebaseSearchTool = defineTool({
       if (target.display !== ".") under = target.display;
     }
     // Up to date before it answers: new and changed files are indexed now, and only those.
-    const state = await index.refresh({
-      signal: context.signal,
-      onProgress: (p) => {
-        if (p.filesDone % 200 === 0) context.progress?.(l10n.t("Indexing {0} of {1} files", p.filesDone, p.filesTotal));
-      },
-    });
+    let state: RefreshSummary;
+    try {
+      state = await index.refresh({
+        signal: context.signal,
+        onProgress: (p) => {
+          if (p.filesDone % 200 === 0) context.progress?.(l10n.t("Indexing {0} of {1} files", p.filesDone, p.filesTotal));
+        },
+      });
+    } catch (err) {
+      if (context.signal.aborted) return { kind: "result", text: "Cancelled." };
+      return toolError("failed", `the codebase index could not be brought up to date: ${err instanceof Error ? err.message : String(err)}`);
+    }
     if (context.signal.aborted) return { kind: "result", text: "Cancelled." };
     const limit = context.codeSearchMaxResults ?? DEFAULT_MAX_RESULTS;
     const hits = await index.search(query, { under, limit });

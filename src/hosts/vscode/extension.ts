@@ -15,7 +15,8 @@ import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./settings/providerConfig";
 import { KILN, rawSetting, readSection, readSetting } from "./settings/kilnSettings";
 import { setUpWebview } from "./chat/webviewSetup";
-import { loadWorkspaceModes, toolboxFactory, workspaceProblem } from "./chat/agentSetup";
+import { loadWorkspaceModes, toolboxFactory, workFolder, workspaceProblem } from "./chat/agentSetup";
+import { WorkspaceIndexes, type IndexState } from "./codeIndex/workspaceIndexes";
 import { ORIGINAL_SCHEME, OriginalDocuments, PROPOSED_SCHEME, ProposalFileSystem } from "./review/proposalDocuments";
 import { TaskReview } from "./review/taskReview";
 import { McpSetup } from "./mcp/mcpSetup";
@@ -67,6 +68,8 @@ export interface KilnTestApi {
   assumeFocusForTest(focused: boolean | undefined): void;
   /** As on a fresh install: the welcome was never finished or skipped. */
   forgetWelcomeForTest(): Thenable<void>;
+  /** The codebase index's state, as its status bar item shows it. */
+  codeIndexState(): IndexState;
 }
 
 export function activate(context: vscode.ExtensionContext): KilnTestApi | undefined {
@@ -118,6 +121,10 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   // @terminal reads what Kiln's terminals printed last; workflows also live in global storage.
   const terminalOutput = new LastTerminalOutput();
   const inputs = new ChatInputs(vscode.Uri.joinPath(context.globalStorageUri, "commands").fsPath, logger, { problems: formatProblems, terminalOutput: () => terminalOutput.text() });
+  // The folder's codebase index, built in a worker thread from now on, for codebase_search.
+  const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger);
+  context.subscriptions.push(codeIndexes);
+  codeIndexes.start();
   const deps: ChatSessionDeps = {
     logger,
     inputs,
@@ -134,7 +141,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     modelOverrides: () => rawSetting(KILN.provider.modelInfo),
     toolProtocol: () => readSetting(KILN.provider.protocol, logger),
     workspaceProblem,
-    createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub, new WorkspaceCheckpoints(context.globalStorageUri, logger)),
+    createToolbox: toolboxFactory(context.globalStorageUri, logger, review, terminalOutput, mcp.hub, new WorkspaceCheckpoints(context.globalStorageUri, logger), codeIndexes),
     modeFiles: { load: () => loadWorkspaceModes(context.globalStorageUri, logger), watch: (onChange) => watchModeFiles(context.globalStorageUri, onChange) },
     providerSummary: () => {
       const settings = readProviderSettings();
@@ -194,6 +201,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     notifications,
     assumeFocusForTest: (focused) => (assumedFocus = focused),
     forgetWelcomeForTest: () => context.globalState.update(WELCOME_DONE_KEY, undefined),
+    codeIndexState: () => codeIndexes.state,
     setSecretForTest: (kind, value) => (value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value)),
     globalStorageUri: context.globalStorageUri,
     logUri: context.logUri,

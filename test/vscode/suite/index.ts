@@ -41,6 +41,7 @@ export async function run(): Promise<void> {
   require("./workspace.test");
   require("./welcome.test");
   require("./notifications.test");
+  require("./codeIndex.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());

@@ -2,7 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { type } from "node:os";
 import * as vscode from "vscode";
 import { createToolbox, type Toolbox } from "../../../core/agent/toolbox";
-import { CodebaseIndex } from "../../../core/codeIndex/codebaseIndex";
+import type { WorkspaceIndexes } from "../codeIndex/workspaceIndexes";
 import { createPuppeteerSession } from "../../../core/browser/puppeteerSession";
 import { BUILTIN_MODES, findMode, type Mode } from "../../../core/modes/modes";
 import { loadModes } from "../../../core/modes/customModes";
@@ -23,12 +23,6 @@ import type { McpHubApi } from "../../../core/mcp/types";
 import { withCaller } from "../../../core/mcp/requests";
 import type { WorkspaceCheckpoints } from "../history/checkpointActions";
 import { folderProblem } from "./workspaceFolder";
-
-function indexFor(indexes: Map<string, CodebaseIndex>, cwd: string): CodebaseIndex {
-  let index = indexes.get(cwd);
-  if (!index) indexes.set(cwd, (index = new CodebaseIndex(cwd)));
-  return index;
-}
 
 /** Tabs open on files of the workspace, the active one first, as the model should see paths. */
 function openFiles(folder: vscode.WorkspaceFolder): string[] {
@@ -66,7 +60,7 @@ export interface ReviewDocuments {
 }
 
 /** The first workspace folder, where it is one Kiln can work in (workspaceFolder.ts). */
-function workFolder(): vscode.WorkspaceFolder | undefined {
+export function workFolder(): vscode.WorkspaceFolder | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
   return folder && !folderProblem(folder.uri) ? folder : undefined;
 }
@@ -97,6 +91,7 @@ export function toolboxFactory(
   terminalOutput?: LastTerminalOutput,
   mcp?: McpHubApi,
   checkpoints?: WorkspaceCheckpoints,
+  indexes?: WorkspaceIndexes,
 ): (approvals: Approvals, mcpCaller?: unknown) => Toolbox | undefined {
   let tasks = 0;
   // The window's Kiln terminals, shared by every task (an idle one is reused); made at the first task.
@@ -105,8 +100,6 @@ export function toolboxFactory(
   // The workspace a command may write in: the first folder, as for every task; a command run with
   // no folder open (it closed mid-task) is confined to its own folder rather than let out.
   const sandboxFor = (cwd: string) => sandbox.forLaunch(workFolder()?.uri.fsPath ?? cwd);
-  // One index per folder for the window's tasks: a second task finds it built and only looks at what changed.
-  const indexes = new Map<string, CodebaseIndex>();
   return (approvals, mcpCaller) => {
     const folder = workFolder();
     if (!folder) return undefined;
@@ -165,8 +158,8 @@ export function toolboxFactory(
       browser: () => createPuppeteerSession({ logger, executablePath: () => readSetting(KILN.browser.executablePath, logger) }),
       // Before each reply's first edit, in a shadow repository in global storage.
       checkpoints: checkpoints?.forTask(folder.uri),
-      // Read when the task starts: turned off, codebase_search is not offered to it.
-      ...(readSetting(KILN.index.enabled, logger) && { codeIndex: indexFor(indexes, cwd) }),
+      // The window's index, built in the background; with kiln.index.enabled off the task is not offered codebase_search.
+      codeIndex: indexes?.forFolder(cwd),
       codeSearchMaxResults: () => readSetting(KILN.index.maxResults, logger),
     });
   };

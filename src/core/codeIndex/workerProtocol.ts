@@ -1,0 +1,21 @@
+/**
+ * Messages between a host and the codebase index running in a worker thread (indexWorker.ts): the
+ * index parses every file of the workspace, which must not hold up the thread the host answers
+ * the user on. Requests carry an id; the worker answers each once, with progress lines before.
+ */
+import type { CodeSearchHit, IndexProgress, RefreshSummary, SearchOptions } from "./types";
+
+export type IndexRequest =
+  | { id: number; op: "refresh" }
+  | { id: number; op: "refreshPaths"; paths: string[] }
+  | { id: number; op: "search"; query: string; options: SearchOptions }
+  /** Stops the refresh with that id (the user cancelled the task that waited on it). */
+  | { id: number; op: "cancel"; target: number };
+
+export type IndexReply =
+  { id: number; kind: "progress"; progress: IndexProgress } | { id: number; kind: "done"; value: RefreshSummary | CodeSearchHit[] | null } | { id: number; kind: "failed"; message: string };
+
+/** What the worker is started with. */
+export interface IndexWorkerData {
+  root: string;
+}

@@ -1,0 +1,160 @@
+import * as l10n from "@vscode/l10n";
+import * as vscode from "vscode";
+import type { CodeSearchIndex, IndexProgress, RefreshSummary } from "../../../core/codeIndex/types";
+import type { Logger } from "../../../core/ports";
+import { WorkerCodeIndex } from "../../../platform/node/workerCodeIndex";
+import { KILN, readSetting } from "../settings/kilnSettings";
+
+/** Saves come in bursts (a formatter, a branch switch): they are indexed together once the burst ends. */
+const SETTLE_MS = 300;
+
+export type IndexState = { state: "off" } | { state: "indexing"; progress?: IndexProgress } | { state: "ready"; files: number; chunks: number } | { state: "failed"; message: string };
+
+/**
+ * The codebase index of the window's folder, in a worker thread: built in the background as soon as
+ * the folder is open (kiln.index.enabled), kept up to date by a file watcher, and shown in the
+ * status bar. Tasks get it through `forFolder`; turning the setting off ends the worker.
+ */
+export class WorkspaceIndexes implements vscode.Disposable {
+  private index: WorkerCodeIndex | undefined;
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private readonly changed = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private current: IndexState = { state: "off" };
+  private readonly status = vscode.window.createStatusBarItem("kiln.codeIndex", vscode.StatusBarAlignment.Left, 0);
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly folder: () => string | undefined,
+    private readonly logger: Logger,
+    private readonly workerFile?: string,
+  ) {
+    this.status.name = l10n.t("Kiln codebase index");
+    this.disposables.push(
+      this.status,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration("kiln.index.enabled")) this.start();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.start()),
+    );
+  }
+
+  /** Builds the folder's index in the background, or ends it where the setting is off. */
+  start(): void {
+    const cwd = this.folder();
+    if (!cwd || !readSetting(KILN.index.enabled, this.logger)) {
+      this.stop();
+      return;
+    }
+    if (this.index?.root === cwd) return;
+    this.stop();
+    this.index = new WorkerCodeIndex(cwd, this.workerFile);
+    this.watch(cwd);
+    void this.refresh();
+  }
+
+  /** The index a new task searches, or undefined where it is off (the task is then not offered codebase_search). */
+  forFolder(cwd: string): CodeSearchIndex | undefined {
+    if (!readSetting(KILN.index.enabled, this.logger)) return undefined;
+    if (this.index?.root !== cwd) this.start();
+    const index = this.index?.root === cwd ? this.index : undefined;
+    if (!index) return undefined;
+    // A task's refresh updates the status bar like the background one.
+    return {
+      refresh: (options) => this.track(index.refresh({ ...options, onProgress: (p) => (this.show({ state: "indexing", progress: p }), options?.onProgress?.(p)) })),
+      search: (query, options) => index.search(query, options),
+    };
+  }
+
+  get state(): IndexState {
+    return this.current;
+  }
+
+  private async refresh(): Promise<void> {
+    const index = this.index;
+    if (!index) return;
+    this.show({ state: "indexing" });
+    await this.track(index.refresh({ onProgress: (progress) => this.show({ state: "indexing", progress }) })).catch(() => undefined);
+  }
+
+  private async track(run: Promise<RefreshSummary>): Promise<RefreshSummary> {
+    try {
+      const summary = await run;
+      this.show({ state: "ready", files: summary.filesTotal, chunks: summary.chunks });
+      return summary;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (message !== "cancelled") {
+        this.logger.warn(`codebase index: ${message}`);
+        this.show({ state: "failed", message });
+      }
+      throw err;
+    }
+  }
+
+  private watch(cwd: string): void {
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(cwd), "**/*"));
+    const note = (uri: vscode.Uri) => {
+      const rel = vscode.workspace.asRelativePath(uri, false);
+      if (rel === uri.fsPath || rel.startsWith("..")) return;
+      this.changed.add(rel.split("\\").join("/"));
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => void this.flush(), SETTLE_MS);
+    };
+    this.watcher.onDidChange(note);
+    this.watcher.onDidCreate(note);
+    this.watcher.onDidDelete(note);
+  }
+
+  private async flush(): Promise<void> {
+    const index = this.index;
+    const paths = [...this.changed];
+    this.changed.clear();
+    if (!index || paths.length === 0) return;
+    try {
+      await index.refreshPaths(paths);
+      // A created folder or a renamed one reaches the watcher as one event: the refresh walks it.
+      await this.track(index.refresh());
+    } catch (err) {
+      this.logger.warn(`codebase index: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private show(state: IndexState): void {
+    this.current = state;
+    switch (state.state) {
+      case "off":
+        this.status.hide();
+        return;
+      case "indexing":
+        this.status.text = state.progress ? `$(sync~spin) ${l10n.t("Indexing {0}/{1}", state.progress.filesDone, state.progress.filesTotal)}` : `$(sync~spin) ${l10n.t("Indexing")}`;
+        this.status.tooltip = l10n.t("Kiln is indexing the workspace's code for codebase_search (on this machine, in the background).");
+        break;
+      case "ready":
+        this.status.text = `$(search) ${state.files === 1 ? l10n.t("1 file indexed") : l10n.t("{0} files indexed", state.files.toLocaleString())}`;
+        this.status.tooltip = l10n.t("Kiln's codebase index: {0} files, {1} chunks, full-text ranking. Kept up to date as files change; kiln.index.enabled turns it off.", state.files, state.chunks);
+        break;
+      case "failed":
+        this.status.text = `$(warning) ${l10n.t("Index failed")}`;
+        this.status.tooltip = l10n.t("Kiln could not index the workspace: {0}", state.message);
+        break;
+    }
+    this.status.show();
+  }
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    this.changed.clear();
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    const index = this.index;
+    this.index = undefined;
+    this.show({ state: "off" });
+    void index?.dispose();
+  }
+
+  dispose(): void {
+    this.stop();
+    for (const d of this.disposables) d.dispose();
+  }
+}
