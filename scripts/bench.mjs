@@ -19,5 +19,5 @@ await esbuild.build({
   // CommonJS dependencies (proper-lockfile) call require() for Node's modules.
   banner: { js: "import { createRequire as kilnCreateRequire } from 'node:module'; const require = kilnCreateRequire(import.meta.url);" },
 });
-const run = spawnSync(process.execPath, ["--expose-gc", outfile], { stdio: "inherit" });
+const run = spawnSync(process.execPath, ["--expose-gc", outfile, ...process.argv.slice(2)], { stdio: "inherit" });
 process.exit(run.status ?? 1);
