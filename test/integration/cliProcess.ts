@@ -22,14 +22,16 @@ export async function buildCli(): Promise<string> {
 
 let historyDir: string | undefined;
 let checkpointDir: string | undefined;
+let indexDir: string | undefined;
 
 /** Runs the CLI with none of the caller's API keys or KILN_ settings, only `env`. */
 export function runCli(cli: string, args: string[], env: Record<string, string>, options: { stdin?: string; onStart?(child: ChildProcess): void } = {}): Promise<CliRun> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/API_KEY|^KILN_/.test(k)));
-  // Task history and checkpoints go to temp folders unless the test names others, never to the runner's home.
+  // Task history, checkpoints and codebase indexes go to temp folders unless the test names others, never to the runner's home.
   historyDir ??= mkdtempSync(join(tmpdir(), "kiln-cli-history-"));
   checkpointDir ??= mkdtempSync(join(tmpdir(), "kiln-cli-checkpoints-"));
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...clean, KILN_HISTORY_DIR: historyDir, KILN_CHECKPOINT_DIR: checkpointDir, ...env } });
+  indexDir ??= mkdtempSync(join(tmpdir(), "kiln-cli-index-"));
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...clean, KILN_HISTORY_DIR: historyDir, KILN_CHECKPOINT_DIR: checkpointDir, KILN_INDEX_DIR: indexDir, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

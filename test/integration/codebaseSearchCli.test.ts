@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -64,5 +64,65 @@ describe("kiln run: codebase_search", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.stringify(env.server.requests.at(-2)!.body)).not.toContain("## codebase_search");
     expect(lastRequest()).toContain("The codebase index is turned off here");
+  });
+});
+
+describe("kiln index", () => {
+  const index = (extra: string[], indexDir: string) => runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, ...extra], {});
+
+  it("builds the index once and saves it; later runs, kiln run's included, read only what changed", async () => {
+    const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
+    const none = await index(["--status"], indexDir);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain(`No codebase index is saved for ${workspace} yet; kiln index builds it`);
+
+    const built = await index([], indexDir);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stdout).toContain("kiln: indexed from nothing: 3 files read, 0 files dropped");
+    expect(built.stdout).toMatch(new RegExp(`Codebase index of ${workspace}: 3 files, \\d+ chunks; [\\d.]+ KB saved \\d{4}-\\d\\d-\\d\\dT`));
+
+    put("src/ui/button.ts", "export function renderIconButton(icon: string): string {\n  return icon;\n}\n");
+    env.server.enqueue(xmlTurn("codebase_search", { query: "icon button" }), xmlTurn("attempt_completion", { result: "Found." }));
+    const ran = await runCli(
+      env.cli,
+      ["run", "--provider", "openai", "--base-url", env.server.openaiBaseUrl, "--workspace", workspace, "--index-dir", indexDir, "--approve", "read", "--no-checkpoints", "Find it"],
+      { OPENAI_API_KEY: "sk-codebase-search" },
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(lastRequest()).toContain("renderIconButton");
+    // kiln run saved what it read: nothing is left to read.
+    const again = await index(["--json"], indexDir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ workspace, changed: 0, removed: 0, restored: true, files: 3 });
+
+    const rebuilt = await index(["--rebuild"], indexDir);
+    expect(rebuilt.stdout).toContain("kiln: indexed from nothing: 3 files read");
+    const status = await index(["--status", "--json"], indexDir);
+    expect(JSON.parse(status.stdout)).toMatchObject({ workspace, files: 3, saved: { bytes: expect.any(Number) } });
+  });
+
+  it("a damaged saved index is said on stderr and built again", async () => {
+    const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
+    await index([], indexDir);
+    const [folder] = readdirSync(indexDir);
+    writeFileSync(join(indexDir, folder!, "index.json"), "{ not json");
+    const result = await index([], indexDir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/kiln: the saved index .* is not JSON \(cut short or damaged\); the workspace is indexed again/);
+    expect(result.stdout).toContain("kiln: indexed from nothing: 3 files read");
+  });
+
+  it("refuses flags that do not fit, before it touches anything", async () => {
+    const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
+    const both = await index(["--status", "--rebuild"], indexDir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("kiln: give --status or --rebuild, not both");
+    const off = await index(["--no-index"], indexDir);
+    expect(off.stderr).toContain("kiln index builds the index: drop --no-index");
+    const words = await index(["src"], indexDir);
+    expect(words.stderr).toContain('kiln index takes no text ("src"); --workspace DIR names the folder');
+    const elsewhere = await runCli(env.cli, ["run", "--rebuild", "hi"], {});
+    expect(elsewhere.stderr).toContain("kiln: --rebuild is for kiln index");
+    expect(readdirSync(indexDir)).toEqual([]);
   });
 });

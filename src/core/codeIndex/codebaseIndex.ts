@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { lstat, readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { WorkspaceIgnore, type IgnoreRules } from "../workspace/ignore";
 import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunker";
 import { FullTextIndex } from "./fullText";
+import { checkSnapshot, deleteStore, readSnapshot, SNAPSHOT_VERSION, snapshotInfo, writeSnapshot, type IndexSnapshot, type SavedFile } from "./indexStore";
 import type { ChunkKind, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "./types";
 import { isIndexablePath, walkWorkspace, type WalkedFile } from "./walk";
 
@@ -33,6 +35,26 @@ export interface IndexOptions {
   ignore?: IgnoreRules;
   limits?: ChunkLimits;
   maxFileBytes?: number;
+  /**
+   * Where the index is saved between runs (indexStore.ts indexDirFor); kept in memory only when absent.
+   * The saved index is read on the first refresh, which then looks only at files changed since.
+   */
+  storeDir?: string;
+  /**
+   * How long after a change the index is saved again, so a burst of saves in the editor is written
+   * once. 0 (the default) saves at the end of each refresh that changed something. The first save of
+   * a run is never delayed: it holds the expensive first index.
+   */
+  saveDelayMs?: number;
+}
+
+/** What `status` tells: the index in memory and the one saved. */
+export interface IndexStatus {
+  files: number;
+  chunks: number;
+  storeDir?: string;
+  /** The saved snapshot's size and time, where one is saved. */
+  saved?: { bytes: number; savedAt: number };
 }
 
 /**
@@ -44,12 +66,22 @@ export interface IndexOptions {
 export class CodebaseIndex implements CodeSearchIndex {
   private readonly files = new Map<string, FileEntry>();
   private readonly chunks = new Map<number, StoredChunk>();
-  private readonly fullText = new FullTextIndex();
+  private fullText = new FullTextIndex();
   private nextId = 1;
   private running: Promise<RefreshSummary> | undefined;
   private readonly ignore: IgnoreRules;
   private readonly limits: ChunkLimits;
   private readonly maxFileBytes: number;
+  private readonly storeDir: string | undefined;
+  private readonly saveDelayMs: number;
+  /** Whether the saved index was looked for (once per run, on the first refresh). */
+  private restoreTried = false;
+  /** Changed since the last save. */
+  private dirty = false;
+  private savedOnce = false;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Problems with the saved index, said with the next refresh's summary. */
+  private problems: string[] = [];
 
   constructor(
     readonly root: string,
@@ -58,6 +90,8 @@ export class CodebaseIndex implements CodeSearchIndex {
     this.ignore = options.ignore ?? new WorkspaceIgnore(root);
     this.limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
+    this.storeDir = options.storeDir;
+    this.saveDelayMs = options.saveDelayMs ?? 0;
   }
 
   get fileCount(): number {
@@ -80,6 +114,7 @@ export class CodebaseIndex implements CodeSearchIndex {
   /** Indexes these workspace-relative paths again (a watcher saw them change), however they changed. */
   async refreshPaths(paths: readonly string[]): Promise<void> {
     await this.running?.catch(() => undefined);
+    await this.restore();
     for (const path of paths) {
       if (!isIndexablePath(path) || this.ignore.isIgnored(`${this.root}/${path}`, false)) {
         this.dropFile(path);
@@ -89,6 +124,48 @@ export class CodebaseIndex implements CodeSearchIndex {
       if (!stat) this.dropFile(path);
       else await this.indexFile({ path, ...stat });
     }
+    await this.saveSoon();
+  }
+
+  /**
+   * Reads the saved index without looking at the workspace (`kiln index --status`); a refresh does
+   * this itself. Says whether one was read, and what was wrong with it where it could not be.
+   */
+  async load(): Promise<{ restored: boolean; problems: string[] }> {
+    const restored = await this.restore();
+    return { restored, problems: this.problems.splice(0) };
+  }
+
+  /** The index in memory and the one saved. */
+  async status(): Promise<IndexStatus> {
+    const saved = this.storeDir ? await snapshotInfo(this.storeDir) : undefined;
+    return { files: this.files.size, chunks: this.chunks.size, ...(this.storeDir && { storeDir: this.storeDir }), ...(saved && { saved }) };
+  }
+
+  /** Writes what is due now (before the process ends); waits for nothing else. */
+  async flush(): Promise<void> {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.dirty) await this.save();
+  }
+
+  /**
+   * Forgets the index, in memory and on disk. The next refresh builds it from nothing: "Rebuild", or
+   * "Delete" when no refresh follows.
+   */
+  async clear(): Promise<void> {
+    await this.running?.catch(() => undefined);
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.files.clear();
+    this.chunks.clear();
+    this.fullText = new FullTextIndex();
+    this.nextId = 1;
+    this.dirty = false;
+    this.savedOnce = false;
+    // Nothing left to read back: a saved index found after a clear would undo it.
+    this.restoreTried = true;
+    if (this.storeDir) await deleteStore(this.storeDir);
   }
 
   search(query: string, options: SearchOptions = {}): Promise<CodeSearchHit[]> {
@@ -122,6 +199,7 @@ export class CodebaseIndex implements CodeSearchIndex {
   }
 
   private async walkAndIndex(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void }): Promise<RefreshSummary> {
+    const restored = await this.restore();
     const walked = await walkWorkspace(this.root, this.ignore, options.signal);
     const seen = new Set(walked.map((f) => f.path));
     let removed = 0;
@@ -139,7 +217,92 @@ export class CodebaseIndex implements CodeSearchIndex {
       done++;
       options.onProgress?.({ filesDone: done, filesTotal: walked.length, chunks: this.chunks.size });
     }
-    return { filesDone: done, filesTotal: walked.length, chunks: this.chunks.size, changed, removed };
+    await this.saveSoon();
+    const problems = this.problems.splice(0);
+    return { filesDone: done, filesTotal: walked.length, chunks: this.chunks.size, changed, removed, ...(restored && { restored }), ...(problems.length > 0 && { problems }) };
+  }
+
+  /**
+   * Reads the saved index, once per run, before the first refresh looks at the disk: files unchanged
+   * since it was saved are not read again. A saved index that cannot be used (another version,
+   * damaged, another workspace's) is noted and the workspace indexed anew. Returns whether one was read.
+   */
+  private async restore(): Promise<boolean> {
+    if (this.restoreTried || !this.storeDir) return false;
+    this.restoreTried = true;
+    try {
+      const data = await readSnapshot(this.storeDir);
+      if (data === undefined) return false;
+      this.adopt(checkSnapshot(data, this.root));
+      this.savedOnce = true;
+      return true;
+    } catch (err) {
+      this.problems.push(`${err instanceof Error ? err.message : String(err)}; the workspace is indexed again`);
+      return false;
+    }
+  }
+
+  private adopt(snapshot: IndexSnapshot): void {
+    const fullText = FullTextIndex.fromJSON(snapshot.fullText);
+    const files = new Map<string, FileEntry>();
+    const chunks = new Map<number, StoredChunk>();
+    for (const [path, size, mtimeMs, hash, saved] of snapshot.files) {
+      const ids: number[] = [];
+      for (const [id, startLine, endLine, kind, symbols, chunkHash] of saved) {
+        if (!fullText.has(id)) throw new Error(`the saved index cannot be used: chunk ${id} of ${path} is not in its word index`);
+        ids.push(id);
+        chunks.set(id, { path, startLine, endLine, kind, symbols, hash: chunkHash });
+      }
+      files.set(path, { size, mtimeMs, hash, ids });
+    }
+    if (fullText.size !== chunks.size) throw new Error(`the saved index cannot be used: its word index has ${fullText.size} chunks, its files ${chunks.size}`);
+    this.files.clear();
+    this.chunks.clear();
+    for (const [path, entry] of files) this.files.set(path, entry);
+    for (const [id, chunk] of chunks) this.chunks.set(id, chunk);
+    this.fullText = fullText;
+    this.nextId = snapshot.nextId;
+  }
+
+  /** Saves now, or after saveDelayMs where a save of this run is on disk already. */
+  private async saveSoon(): Promise<void> {
+    if (!this.dirty || !this.storeDir) return;
+    if (this.saveDelayMs === 0 || !this.savedOnce) {
+      await this.flush();
+      return;
+    }
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, this.saveDelayMs);
+  }
+
+  private async save(): Promise<void> {
+    if (!this.storeDir) return;
+    // Taken in one synchronous step, so files, chunks and words agree with each other.
+    const files: SavedFile[] = [];
+    for (const [path, entry] of this.files) {
+      files.push([
+        path,
+        entry.size,
+        entry.mtimeMs,
+        entry.hash,
+        entry.ids.map((id) => {
+          const chunk = this.chunks.get(id)!;
+          return [id, chunk.startLine, chunk.endLine, chunk.kind, chunk.symbols, chunk.hash];
+        }),
+      ]);
+    }
+    const snapshot: IndexSnapshot = { version: SNAPSHOT_VERSION, root: resolve(this.root), savedAt: Math.round(Date.now()), nextId: this.nextId, files, fullText: this.fullText.toJSON() };
+    this.dirty = false;
+    try {
+      await writeSnapshot(this.storeDir, snapshot);
+      this.savedOnce = true;
+    } catch (err) {
+      // Kept in memory: the next change tries again.
+      this.dirty = true;
+      this.problems.push(`the index could not be saved in ${this.storeDir}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /** Returns whether the file was chunked anew. A file too large, binary or unreadable is dropped. */
@@ -158,6 +321,8 @@ export class CodebaseIndex implements CodeSearchIndex {
     const hash = createHash("sha256").update(bytes).digest("hex");
     if (known && known.hash === hash) {
       this.files.set(file.path, { ...known, size: file.size, mtimeMs: file.mtimeMs });
+      // Saved with its new time, so the next run does not read it again.
+      this.dirty = true;
       return false;
     }
     const chunks = await chunkFile(file.path, new TextDecoder().decode(bytes), this.limits);
@@ -170,6 +335,7 @@ export class CodebaseIndex implements CodeSearchIndex {
       this.fullText.add(id, { code: chunk.text, symbols: chunk.symbols, path: chunk.path });
     }
     this.files.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, hash, ids });
+    this.dirty = true;
     return true;
   }
 
@@ -181,6 +347,7 @@ export class CodebaseIndex implements CodeSearchIndex {
       this.chunks.delete(id);
     }
     this.files.delete(path);
+    this.dirty = true;
   }
 }
 

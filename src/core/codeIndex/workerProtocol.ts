@@ -3,19 +3,30 @@
  * index parses every file of the workspace, which must not hold up the thread the host answers
  * the user on. Requests carry an id; the worker answers each once, with progress lines before.
  */
+import type { IndexStatus } from "./codebaseIndex";
 import type { CodeSearchHit, IndexProgress, RefreshSummary, SearchOptions } from "./types";
 
 export type IndexRequest =
   | { id: number; op: "refresh" }
   | { id: number; op: "refreshPaths"; paths: string[] }
   | { id: number; op: "search"; query: string; options: SearchOptions }
+  | { id: number; op: "status" }
+  /** Forgets the index in memory and on disk ("Delete"; "Rebuild" refreshes after). */
+  | { id: number; op: "clear" }
+  /** Writes a save that was waiting (before the worker is ended). */
+  | { id: number; op: "flush" }
   /** Stops the refresh with that id (the user cancelled the task that waited on it). */
   | { id: number; op: "cancel"; target: number };
 
 export type IndexReply =
-  { id: number; kind: "progress"; progress: IndexProgress } | { id: number; kind: "done"; value: RefreshSummary | CodeSearchHit[] | null } | { id: number; kind: "failed"; message: string };
+  | { id: number; kind: "progress"; progress: IndexProgress }
+  | { id: number; kind: "done"; value: RefreshSummary | CodeSearchHit[] | IndexStatus | null }
+  | { id: number; kind: "failed"; message: string };
 
 /** What the worker is started with. */
 export interface IndexWorkerData {
   root: string;
+  /** Where the index is saved between runs (CodebaseIndex's storeDir); memory only when absent. */
+  storeDir?: string;
+  saveDelayMs?: number;
 }

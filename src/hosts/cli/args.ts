@@ -24,7 +24,7 @@ export interface ApprovalFlags {
 
 /** The context and budget flags (context, modelInfo) are in contextArgs.ts. */
 export interface CliArgs extends ContextArgs {
-  command: "run" | "chat" | "resume" | "history" | "restore-checkpoint" | "models";
+  command: "run" | "chat" | "resume" | "history" | "restore-checkpoint" | "models" | "index";
   /** Which provider settings the flags (or an explicit --profile) gave: those win over a resumed task's own. */
   given: { kind?: boolean; baseUrl?: boolean; model?: boolean };
   /** Which settings the flags or the environment gave; a config file fills only the others. */
@@ -75,6 +75,10 @@ export interface CliArgs extends ContextArgs {
   noRedact?: boolean;
   /** --no-index: no codebase index, so no codebase_search. */
   noIndex?: boolean;
+  /** Where workspaces' codebase indexes are saved, one folder each (~/.kilocode/kiln/index, or KILN_INDEX_DIR). */
+  indexDir: string;
+  /** index: --status (say what is saved, change nothing) or --rebuild (index from nothing). */
+  indexAction?: "status" | "rebuild";
   /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
   globalRules?: string;
   /** A global MCP config file beside the workspace's .kilocode/mcp.json. */
@@ -94,6 +98,10 @@ export const USAGE = `Usage:
                                million tokens (in/out), tools and vision; cached for a day
   kiln resume ID ["message"]   go on with a saved task (after a stop, a crash or Ctrl+C), in its
                                folder and mode; the message answers its question or adds to it
+  kiln index [--workspace DIR] [--status | --rebuild] [--json]
+                               build or update the workspace's codebase index (what
+                               codebase_search ranks), saved in --index-dir; --status says what
+                               is saved and changes nothing, --rebuild indexes from nothing
   kiln restore-checkpoint COMMIT [--workspace DIR]
                                put the workspace's files back as they were at a checkpoint
                                (run and resume print one before each reply's edits)
@@ -162,6 +170,8 @@ Options:
                                key is redacted either way
   --no-index                   no codebase index: codebase_search is not offered (by default the
                                workspace is indexed on its first use, new and changed files after)
+  --index-dir DIR              where codebase indexes are saved between runs, one folder per
+                               workspace (default ~/.kilocode/kiln/index)
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
                                .kilocode/mcp.json, whose entries win
   --trust-project-mcp          start the servers of the workspace's .kilocode/mcp.json unasked, for
@@ -240,7 +250,7 @@ export function settleApprovals(args: CliArgs, file: { words?: readonly ApproveW
  */
 export function parseFlags(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
   const [command, ...rest] = argv;
-  if (command !== "run" && command !== "chat" && command !== "resume" && command !== "history" && command !== "restore-checkpoint" && command !== "models") {
+  if (command !== "run" && command !== "chat" && command !== "resume" && command !== "history" && command !== "restore-checkpoint" && command !== "models" && command !== "index") {
     throw new UsageError(command ? `unknown command "${command}"` : "");
   }
   const args: CliArgs = {
@@ -263,6 +273,7 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
     cacheDir: env.KILN_CACHE_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "cache"),
     historyDir: env.KILN_HISTORY_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "tasks"),
     mcpApprovals: join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "mcp-approvals.json"),
+    indexDir: env.KILN_INDEX_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "index"),
     checkpointDir: env.KILN_CHECKPOINT_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln"),
   };
   if (env.KILN_PROVIDER) args.explicit.add("kind");
@@ -419,6 +430,16 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
       case "--no-index":
         args.noIndex = true;
         break;
+      case "--index-dir":
+        args.indexDir = value();
+        break;
+      case "--status":
+      case "--rebuild": {
+        const action = arg === "--status" ? "status" : "rebuild";
+        if (args.indexAction && args.indexAction !== action) throw new UsageError("give --status or --rebuild, not both");
+        args.indexAction = action;
+        break;
+      }
       case "--mcp-config":
         args.mcpConfig = value();
         break;
@@ -471,7 +492,10 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
     if (!args.resumeId || !/^[A-Za-z0-9_-]{1,80}$/.test(args.resumeId)) throw new UsageError("resume needs the id of a saved task (kiln history lists them)");
     if (!args.historyDir) throw new UsageError("resume reads the task history: drop --no-history");
   }
-  if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint")) throw new UsageError("--profile is for run, chat, resume and models");
+  if (args.indexAction && command !== "index") throw new UsageError(`--${args.indexAction} is for kiln index`);
+  if (command === "index" && args.noIndex) throw new UsageError("kiln index builds the index: drop --no-index");
+  if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index")) throw new UsageError("--profile is for run, chat, resume and models");
+  if (command === "index" && words.length > 0) throw new UsageError(`kiln index takes no text ("${words.join(" ")}"); --workspace DIR names the folder`);
   if (words.length > 0) args.prompt = words.join(" ");
   if (sandboxNetwork && !args.sandbox) throw new UsageError("--sandbox-network needs --sandbox");
   if (args.sandbox) args.sandbox.network = sandboxNetwork;

@@ -7,7 +7,6 @@ import { formatUsd } from "../../core/llm/models";
 import { formatTodos } from "../../core/tools/todoList";
 import { createInterface } from "node:readline/promises";
 import { createToolbox } from "../../core/agent/toolbox";
-import { CodebaseIndex } from "../../core/codeIndex/codebaseIndex";
 import { createPuppeteerSession } from "../../core/browser/puppeteerSession";
 import { createProvider } from "../../core/llm/createProvider";
 import { keyEnvNames } from "../../core/llm/keys";
@@ -28,6 +27,7 @@ import { createCliHub, startMcpServers } from "./mcp";
 import { askYesNo, FileMcpTrustStore } from "./mcpApprovals";
 import { loadSaved, printHistory, providerForResume, recordTask } from "./history";
 import { printModels } from "./models";
+import { cliCodeIndex, runIndexCommand } from "./indexCommand";
 import { identityFor } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
@@ -106,8 +106,8 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
     // The browser is found at launch: CHROME_PATH / PUPPETEER_EXECUTABLE_PATH, else the usual places.
     browser: () => createPuppeteerSession({ logger: stderrLogger }),
     checkpoints: cliCheckpoints(args, workspace, stderrLogger),
-    // Built on codebase_search's first call and kept up to date at each later one, for this run.
-    ...(!args.noIndex && { codeIndex: new CodebaseIndex(workspace) }),
+    // Read from --index-dir (or built) on codebase_search's first call, brought up to date at each, saved after.
+    ...(!args.noIndex && { codeIndex: cliCodeIndex(args, workspace) }),
   });
   const identity = identityFor(saved, workspace);
   return new Task({ getProvider, logger: stderrLogger, toolbox, protocol: args.protocol, retry, identity, ...limits, ...(saved && { restored: saved }) });
@@ -160,6 +160,7 @@ async function main(): Promise<number> {
     if (args.command === "history") return await printHistory(args, print);
     if (args.command === "restore-checkpoint") return await restoreCheckpoint(args, print);
     if (args.command === "models") return await printModels(args, apiKey, print, printErr);
+    if (args.command === "index") return await runIndexCommand(args, print, printErr);
     // A resumed task goes on where and how it ran.
     if (saved) Object.assign(args, { mode: saved.entry.mode, protocol: saved.entry.protocol, ...(!args.workspaceGiven && { workspace: saved.entry.workspace }) });
     // Made before the task, started after it: a usage error leaves no server running.

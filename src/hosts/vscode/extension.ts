@@ -122,7 +122,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const terminalOutput = new LastTerminalOutput();
   const inputs = new ChatInputs(vscode.Uri.joinPath(context.globalStorageUri, "commands").fsPath, logger, { problems: formatProblems, terminalOutput: () => terminalOutput.text() });
   // The folder's codebase index, built in a worker thread from now on, for codebase_search.
-  const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger);
+  const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger, vscode.Uri.joinPath(context.globalStorageUri, "codeIndex").fsPath);
   context.subscriptions.push(codeIndexes);
   codeIndexes.start();
   const deps: ChatSessionDeps = {

@@ -9,7 +9,7 @@ import type { IndexReply, IndexRequest, IndexWorkerData } from "../../core/codeI
 const port = parentPort;
 if (!port) throw new Error("indexWorker.js runs as a worker thread");
 const data = workerData as IndexWorkerData;
-const index = new CodebaseIndex(data.root);
+const index = new CodebaseIndex(data.root, { ...(data.storeDir && { storeDir: data.storeDir }), ...(data.saveDelayMs !== undefined && { saveDelayMs: data.saveDelayMs }) });
 const running = new Map<number, AbortController>();
 
 const reply = (message: IndexReply) => port.postMessage(message);
@@ -41,5 +41,13 @@ async function handle(request: Exclude<IndexRequest, { op: "cancel" }>) {
       return null;
     case "search":
       return index.search(request.query, request.options);
+    case "status":
+      return index.status();
+    case "clear":
+      await index.clear();
+      return null;
+    case "flush":
+      await index.flush();
+      return null;
   }
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import type { IndexStatus } from "../../core/codeIndex/codebaseIndex";
 import type { CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "../../core/codeIndex/types";
 import type { IndexReply, IndexRequest, IndexWorkerData } from "../../core/codeIndex/workerProtocol";
 
@@ -24,8 +25,7 @@ export class WorkerCodeIndex implements CodeSearchIndex {
 
   constructor(
     readonly root: string,
-    /** The bundled worker; beside this bundle by default. */
-    private readonly workerFile = join(__dirname, "indexWorker.js"),
+    private readonly options: { storeDir?: string; saveDelayMs?: number; workerFile?: string } = {},
   ) {}
 
   refresh(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void } = {}): Promise<RefreshSummary> {
@@ -40,8 +40,25 @@ export class WorkerCodeIndex implements CodeSearchIndex {
     return this.call({ op: "search", query, options }) as Promise<CodeSearchHit[]>;
   }
 
-  /** Ends the worker; the calls it had fail. */
-  async dispose(): Promise<void> {
+  status(): Promise<IndexStatus> {
+    return this.call({ op: "status" }) as Promise<IndexStatus>;
+  }
+
+  /** Forgets the index in memory and on disk; a refresh after builds it anew. */
+  async clear(): Promise<void> {
+    await this.call({ op: "clear" });
+  }
+
+  /**
+   * Ends the worker, after it has written a save that was waiting (for at most `flushMs`: a save
+   * lost costs only the reading again of the files changed since the last one). The calls it had fail.
+   */
+  async dispose(flushMs = 2000): Promise<void> {
+    if (this.worker && this.options.storeDir) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.call({ op: "flush" }).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, flushMs)))]);
+      clearTimeout(timer);
+    }
     const worker = this.worker;
     this.worker = undefined;
     this.failAll(new Error("the codebase index was closed"));
@@ -71,7 +88,9 @@ export class WorkerCodeIndex implements CodeSearchIndex {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.workerFile, { workerData: { root: this.root } satisfies IndexWorkerData });
+    const { storeDir, saveDelayMs, workerFile = join(__dirname, "indexWorker.js") } = this.options;
+    const data: IndexWorkerData = { root: this.root, ...(storeDir && { storeDir }), ...(saveDelayMs !== undefined && { saveDelayMs }) };
+    const worker = new Worker(workerFile, { workerData: data });
     // The host's exit must not wait on an index it no longer needs.
     worker.unref();
     worker.on("message", (message: IndexReply) => this.onReply(message));

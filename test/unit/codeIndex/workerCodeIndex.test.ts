@@ -27,7 +27,7 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "kiln-worker-index-"));
   put("src/session.ts", "/** Renews the token an hour before it expires. */\nexport function refreshSessionToken(token: string): string {\n  return token;\n}\n");
   put("src/ui.ts", "export function drawButton() {}\n");
-  index = new WorkerCodeIndex(root, workerFile);
+  index = new WorkerCodeIndex(root, { workerFile });
 });
 afterEach(async () => {
   await index.dispose();
@@ -58,7 +58,7 @@ describe("the codebase index in a worker thread", () => {
 
   it("a worker that dies fails its calls with a reason; the next call starts a new one", async () => {
     await index.refresh();
-    const broken = new WorkerCodeIndex(root, join(dirname(workerFile), "missing.js"));
+    const broken = new WorkerCodeIndex(root, { workerFile: join(dirname(workerFile), "missing.js") });
     await expect(broken.search("token")).rejects.toThrow(/Cannot find module|stopped/);
     await broken.dispose();
     await index.dispose();

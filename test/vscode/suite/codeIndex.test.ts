@@ -1,7 +1,8 @@
 import * as assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { indexDirFor, SNAPSHOT_FILE } from "../../../src/core/codeIndex/indexStore";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { configure, exchange, kiln, waitFor, xmlCall } from "./helpers";
 
@@ -16,6 +17,7 @@ describe("the codebase index in VS Code", () => {
   after(async () => {
     rmSync(added, { force: true });
     await vscode.workspace.getConfiguration("kiln").update("index.enabled", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("kiln").update("index.enabled", undefined, vscode.ConfigurationTarget.Workspace);
     await server.close();
   });
 
@@ -40,12 +42,34 @@ describe("the codebase index in VS Code", () => {
     assert.match(sent, /## src\/farewell\.ts:1-4 score 1\.00 \(sayFarewell\)/);
   });
 
-  it("kiln.index.enabled off ends the index and hides it; on builds it again", async () => {
+  it("is saved in global storage: turned off and on again, it reads back what it saved and no file", async () => {
     const api = await kiln();
+    const saved = join(indexDirFor(join(api.globalStorageUri.fsPath, "codeIndex"), workspace), SNAPSHOT_FILE);
+    assert.ok(existsSync(saved), `no saved index at ${saved}`);
     const config = vscode.workspace.getConfiguration("kiln");
     await config.update("index.enabled", false, vscode.ConfigurationTarget.Global);
     await waitFor("the index to stop", () => (api.codeIndexState().state === "off" ? true : undefined));
     await config.update("index.enabled", undefined, vscode.ConfigurationTarget.Global);
+    const again = await waitFor("the index to be back", () => {
+      const state = api.codeIndexState();
+      return state.state === "ready" ? state : undefined;
+    });
+    // farewell.ts came after the first save: the save on the way out kept it.
+    assert.deepEqual({ restored: again.restored, changed: again.changed }, { restored: true, changed: 0 });
+  });
+
+  it("Rebuild indexes every file again; Delete removes the saved index and turns it off for the workspace", async () => {
+    const api = await kiln();
+    const saved = join(indexDirFor(join(api.globalStorageUri.fsPath, "codeIndex"), workspace), SNAPSHOT_FILE);
+    await vscode.commands.executeCommand("kiln.index.rebuild");
+    const rebuilt = api.codeIndexState();
+    assert.equal(rebuilt.state, "ready");
+    assert.ok(rebuilt.state === "ready" && !rebuilt.restored && rebuilt.changed === rebuilt.files && rebuilt.files >= 3, JSON.stringify(rebuilt));
+    await vscode.commands.executeCommand("kiln.index.delete");
+    assert.equal(api.codeIndexState().state, "off");
+    assert.equal(existsSync(saved), false);
+    assert.equal(vscode.workspace.getConfiguration("kiln").inspect("index.enabled")?.workspaceValue, false);
+    await vscode.workspace.getConfiguration("kiln").update("index.enabled", undefined, vscode.ConfigurationTarget.Workspace);
     await waitFor("the index to be built again", () => (api.codeIndexState().state === "ready" ? true : undefined));
   });
 });

@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
+import { deleteStore, indexDirFor } from "../../../core/codeIndex/indexStore";
 import type { CodeSearchIndex, IndexProgress, RefreshSummary } from "../../../core/codeIndex/types";
 import type { Logger } from "../../../core/ports";
 import { WorkerCodeIndex } from "../../../platform/node/workerCodeIndex";
@@ -7,13 +8,22 @@ import { KILN, readSetting } from "../settings/kilnSettings";
 
 /** Saves come in bursts (a formatter, a branch switch): they are indexed together once the burst ends. */
 const SETTLE_MS = 300;
+/** The saved index is written at most this often while files change (a lost save costs only re-reading them). */
+const SAVE_DELAY_MS = 10_000;
 
-export type IndexState = { state: "off" } | { state: "indexing"; progress?: IndexProgress } | { state: "ready"; files: number; chunks: number } | { state: "failed"; message: string };
+export type IndexState =
+  | { state: "off" }
+  | { state: "indexing"; progress?: IndexProgress }
+  /** `restored`: the last refresh started from the index saved by an earlier session; `changed`: files it read anew. */
+  | { state: "ready"; files: number; chunks: number; changed: number; restored: boolean }
+  | { state: "failed"; message: string };
 
 /**
  * The codebase index of the window's folder, in a worker thread: built in the background as soon as
  * the folder is open (kiln.index.enabled), kept up to date by a file watcher, and shown in the
- * status bar. Tasks get it through `forFolder`; turning the setting off ends the worker.
+ * status bar. Tasks get it through `forFolder`; turning the setting off ends the worker. The index is
+ * saved under `storeParent` (the extension's global storage, outside the extension's folder, so an
+ * update keeps it), one folder per workspace: opening the folder again reads only what changed.
  */
 export class WorkspaceIndexes implements vscode.Disposable {
   private index: WorkerCodeIndex | undefined;
@@ -21,12 +31,15 @@ export class WorkspaceIndexes implements vscode.Disposable {
   private readonly changed = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private current: IndexState = { state: "off" };
+  /** Whether this session's index started from a saved one (shown until a rebuild). */
+  private restored = false;
   private readonly status = vscode.window.createStatusBarItem("kiln.codeIndex", vscode.StatusBarAlignment.Left, 0);
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly folder: () => string | undefined,
     private readonly logger: Logger,
+    private readonly storeParent?: string,
     private readonly workerFile?: string,
   ) {
     this.status.name = l10n.t("Kiln codebase index");
@@ -36,6 +49,8 @@ export class WorkspaceIndexes implements vscode.Disposable {
         if (e.affectsConfiguration("kiln.index.enabled")) this.start();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.start()),
+      vscode.commands.registerCommand("kiln.index.rebuild", () => this.rebuild()),
+      vscode.commands.registerCommand("kiln.index.delete", () => this.delete()),
     );
   }
 
@@ -48,7 +63,11 @@ export class WorkspaceIndexes implements vscode.Disposable {
     }
     if (this.index?.root === cwd) return;
     this.stop();
-    this.index = new WorkerCodeIndex(cwd, this.workerFile);
+    this.restored = false;
+    this.index = new WorkerCodeIndex(cwd, {
+      ...(this.storeParent && { storeDir: indexDirFor(this.storeParent, cwd), saveDelayMs: SAVE_DELAY_MS }),
+      ...(this.workerFile && { workerFile: this.workerFile }),
+    });
     this.watch(cwd);
     void this.refresh();
   }
@@ -70,6 +89,33 @@ export class WorkspaceIndexes implements vscode.Disposable {
     return this.current;
   }
 
+  /** Indexes the folder again from nothing (the saved index is deleted first). */
+  async rebuild(): Promise<void> {
+    this.start();
+    const index = this.index;
+    if (!index) {
+      void vscode.window.showInformationMessage(l10n.t("Kiln's codebase index is off for this workspace (kiln.index.enabled)."));
+      return;
+    }
+    this.restored = false;
+    this.show({ state: "indexing" });
+    await index.clear();
+    await this.refresh();
+  }
+
+  /**
+   * Deletes the folder's saved index and turns indexing off for this workspace (kiln.index.enabled),
+   * since an index that is on would be built again at once.
+   */
+  async delete(): Promise<void> {
+    const cwd = this.folder();
+    // From the worker that holds it first, so no save of its own brings the file back.
+    await this.index?.clear().catch(() => undefined);
+    this.stop();
+    if (cwd && this.storeParent) await deleteStore(indexDirFor(this.storeParent, cwd));
+    await vscode.workspace.getConfiguration("kiln").update("index.enabled", false, vscode.ConfigurationTarget.Workspace);
+  }
+
   private async refresh(): Promise<void> {
     const index = this.index;
     if (!index) return;
@@ -80,7 +126,9 @@ export class WorkspaceIndexes implements vscode.Disposable {
   private async track(run: Promise<RefreshSummary>): Promise<RefreshSummary> {
     try {
       const summary = await run;
-      this.show({ state: "ready", files: summary.filesTotal, chunks: summary.chunks });
+      for (const problem of summary.problems ?? []) this.logger.warn(`codebase index: ${problem}`);
+      if (summary.restored) this.restored = true;
+      this.show({ state: "ready", files: summary.filesTotal, chunks: summary.chunks, changed: summary.changed, restored: this.restored });
       return summary;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

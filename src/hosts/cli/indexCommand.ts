@@ -1,0 +1,68 @@
+import { resolve } from "node:path";
+import { CodebaseIndex, type IndexStatus } from "../../core/codeIndex/codebaseIndex";
+import { indexDirFor } from "../../core/codeIndex/indexStore";
+import type { RefreshSummary } from "../../core/codeIndex/types";
+import type { CliArgs } from "./args";
+
+/** The index `kiln run` searches and `kiln index` builds: saved under --index-dir, one folder per workspace. */
+export function cliCodeIndex(args: CliArgs, workspace: string): CodebaseIndex {
+  return new CodebaseIndex(workspace, { storeDir: indexDirFor(args.indexDir, workspace) });
+}
+
+/**
+ * `kiln index`: builds or updates the workspace's codebase index and saves it (the next `kiln run`
+ * reads only what changed since); `--status` says what is saved without changing it; `--rebuild`
+ * indexes from nothing. Progress goes to stderr at a terminal; the result to stdout (JSON with --json).
+ */
+export async function runIndexCommand(args: CliArgs, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  const workspace = resolve(args.workspace);
+  const index = cliCodeIndex(args, workspace);
+  if (args.indexAction === "status") {
+    for (const problem of (await index.load()).problems) err(`kiln: ${problem}\n`);
+    const status = await index.status();
+    if (args.json) out(`${JSON.stringify({ workspace, ...status })}\n`);
+    else out(describeStatus(workspace, status));
+    return 0;
+  }
+  if (args.indexAction === "rebuild") await index.clear();
+  const showProgress = Boolean(process.stderr.isTTY) && !args.json;
+  let last = 0;
+  const summary = await index.refresh({
+    onProgress: (p) => {
+      const now = Date.now();
+      if (!showProgress || (now - last < 200 && p.filesDone < p.filesTotal)) return;
+      last = now;
+      err(`\rkiln: indexing ${p.filesDone}/${p.filesTotal} files`);
+    },
+  });
+  if (showProgress) err("\n");
+  for (const problem of summary.problems ?? []) err(`kiln: ${problem}\n`);
+  const status = await index.status();
+  if (args.json) out(`${JSON.stringify({ workspace, ...summarise(summary), ...status })}\n`);
+  else out(`${describeRefresh(summary)}\n${describeStatus(workspace, status)}`);
+  // Saved or not, the index is usable; a save that failed is an error a script should see.
+  return summary.problems?.some((p) => p.startsWith("the index could not be saved")) ? 1 : 0;
+}
+
+function summarise(summary: RefreshSummary) {
+  return { changed: summary.changed, removed: summary.removed, restored: summary.restored === true };
+}
+
+function describeRefresh(summary: RefreshSummary): string {
+  const from = summary.restored ? "updated the saved index" : "indexed from nothing";
+  return `kiln: ${from}: ${plural(summary.changed, "file")} read, ${plural(summary.removed, "file")} dropped`;
+}
+
+function describeStatus(workspace: string, status: IndexStatus): string {
+  if (!status.saved) return `No codebase index is saved for ${workspace} yet; kiln index builds it (in ${status.storeDir}).\n`;
+  const counts = status.files > 0 || status.chunks > 0 ? `${plural(status.files, "file")}, ${plural(status.chunks, "chunk")}; ` : "";
+  return `Codebase index of ${workspace}: ${counts}${formatBytes(status.saved.bytes)} saved ${new Date(status.saved.savedAt).toISOString()} in ${status.storeDir}\n`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
