@@ -18,6 +18,7 @@ const STATE: SettingsState = {
   options: { ...OPTION_DEFAULTS, workspaceFields: [] },
   errors: [],
   hasWorkspace: true,
+  codeIndex: { enabled: true, state: "off" },
   rules: { files: [], globalDir: "" },
 };
 

@@ -85,7 +85,11 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const profiles = new ProfileStore(context.secrets, logger);
   // One cache for the settings panel's model picker and the chats': a list fetched in one shows at once in the other.
   const models = new ModelLists(profiles);
-  const settings = new SettingsController(profiles, context.globalStorageUri, logger, models);
+  // The folder's codebase index, built in a worker thread from now on, for codebase_search.
+  const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger, vscode.Uri.joinPath(context.globalStorageUri, "codeIndex").fsPath);
+  context.subscriptions.push(codeIndexes);
+  codeIndexes.start();
+  const settings = new SettingsController(profiles, context.globalStorageUri, logger, models, codeIndexes);
   const settingsPanel = new SettingsPanel(context.extensionUri, settings);
   const welcome = new WelcomeSetup(context.globalState, context.secrets, profiles, logger);
   const notifications = new TaskNotifications({ logger, showChat: () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), focused: () => notificationFocus() });
@@ -121,10 +125,6 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   // @terminal reads what Kiln's terminals printed last; workflows also live in global storage.
   const terminalOutput = new LastTerminalOutput();
   const inputs = new ChatInputs(vscode.Uri.joinPath(context.globalStorageUri, "commands").fsPath, logger, { problems: formatProblems, terminalOutput: () => terminalOutput.text() });
-  // The folder's codebase index, built in a worker thread from now on, for codebase_search.
-  const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger, vscode.Uri.joinPath(context.globalStorageUri, "codeIndex").fsPath);
-  context.subscriptions.push(codeIndexes);
-  codeIndexes.start();
   const deps: ChatSessionDeps = {
     logger,
     inputs,

@@ -298,6 +298,12 @@ export const SETTINGS_REQUESTS = {
   "settings/setRuleEnabled": settingsRequest(z.object({ id: ruleId, enabled: z.boolean() }).strict()),
   /** Creates .kilocode/rules/<name>.md with a stub; the host checks the name (ruleName.ts). */
   "settings/newRule": settingsRequest(z.object({ name: z.string().max(200) }).strict()),
+  /** Turns the codebase index on or off for this workspace (kiln.index.enabled, workspace value). */
+  "settings/setIndexEnabled": settingsRequest(z.object({ enabled: z.boolean() }).strict()),
+  /** Indexes the workspace again from nothing; answers once it has started. */
+  "settings/rebuildIndex": settingsRequest(z.object({}).strict()),
+  /** Deletes the saved index and turns indexing off for this workspace. */
+  "settings/deleteIndex": settingsRequest(z.object({}).strict()),
 };
 export type SettingsRequests = typeof SETTINGS_REQUESTS;
 export type SettingsMethod = keyof SettingsRequests;
@@ -384,6 +390,28 @@ export interface RulesView {
   globalDir: string;
 }
 
+/**
+ * The workspace's codebase index (codebase_search): whether it is on, where it stands, and what is
+ * saved. Counts are absent where they do not apply (no progress before the walk has counted files).
+ */
+export interface CodeIndexView {
+  /** kiln.index.enabled as the agent reads it. */
+  enabled: boolean;
+  state: "off" | "indexing" | "ready" | "failed";
+  /** While indexing: files done of the files found. */
+  filesDone?: number;
+  filesTotal?: number;
+  /** Once ready. */
+  files?: number;
+  chunks?: number;
+  /** Why it failed. */
+  message?: string;
+  /** This session's index started from the one saved by an earlier session. */
+  restored?: boolean;
+  /** The saved index's size and time, where one is saved. */
+  saved?: { bytes: number; savedAt: number };
+}
+
 export interface SettingsState {
   profiles: ProfileView[];
   active: string;
@@ -395,10 +423,11 @@ export interface SettingsState {
   errors: string[];
   /** Whether a folder is open (the project's .kilocodemodes lives in it). */
   hasWorkspace: boolean;
+  codeIndex: CodeIndexView;
 }
 
 /** The page's sections, in order: the navigation's links and what "open at" names. */
-export const SETTINGS_SECTIONS = ["providers", "autoApprove", "options", "modes", "rules"] as const;
+export const SETTINGS_SECTIONS = ["providers", "autoApprove", "options", "modes", "rules", "codeIndex"] as const;
 export const SettingsSectionSchema = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSectionSchema>;
 

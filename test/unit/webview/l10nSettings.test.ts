@@ -76,6 +76,7 @@ function state(over: Partial<SettingsState> = {}): SettingsState {
     rules: { files: RULES, globalDir: "/home/me/.storage/rules" },
     errors: [],
     hasWorkspace: true,
+    codeIndex: { enabled: true, state: "off" },
     ...over,
   };
 }
@@ -152,7 +153,7 @@ describe("the settings page in another language", () => {
     await act(() => answer(sentAs("settings/setActive")[0]!, { ok: true, message: "Saved the profile Local." }));
     expect(el(screen.getByTestId("settings-status")).textContent).toBe("Saved the profile Local.");
     expect(untranslated(root, isData)).toEqual([]);
-    expect(el(screen.getByTestId("settings-nav")).textContent).toBe("⟦Providers⟧⟦Auto-approve⟧⟦Limits and tools⟧⟦Modes⟧⟦Rules⟧");
+    expect(el(screen.getByTestId("settings-nav")).textContent).toBe("⟦Providers⟧⟦Auto-approve⟧⟦Limits and tools⟧⟦Modes⟧⟦Rules⟧⟦Codebase index⟧");
   });
 
   it("providers: the list, the key boxes, the delete question and both editors", () => {

@@ -34,6 +34,7 @@ function show(modes: ModeView[] = [CODE, DOCS, ASK_GLOBAL], hasWorkspace = true)
     rules: { files: [], globalDir: "" },
     errors: [],
     hasWorkspace,
+    codeIndex: { enabled: true, state: "off" },
   };
   model.apply({ type: "settings/state", state });
   render(h(SettingsApp, { model }));

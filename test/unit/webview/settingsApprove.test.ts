@@ -30,6 +30,7 @@ function state(approve: Partial<AutoApproveView> = {}): SettingsState {
     rules: { files: [], globalDir: "" },
     errors: [],
     hasWorkspace: true,
+    codeIndex: { enabled: true, state: "off" },
   };
 }
 

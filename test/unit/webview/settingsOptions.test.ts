@@ -23,6 +23,7 @@ function state(options: Partial<OptionsView> = {}): SettingsState {
     rules: { files: [], globalDir: "" },
     errors: [],
     hasWorkspace: true,
+    codeIndex: { enabled: true, state: "off" },
   };
 }
 

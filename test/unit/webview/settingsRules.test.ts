@@ -27,6 +27,7 @@ function state(files: RuleView[] = RULES, hasWorkspace = true): SettingsState {
     rules: { files, globalDir: "/home/me/.storage/rules" },
     errors: [],
     hasWorkspace,
+    codeIndex: { enabled: true, state: "off" },
   };
 }
 

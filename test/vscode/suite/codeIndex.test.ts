@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { indexDirFor, SNAPSHOT_FILE } from "../../../src/core/codeIndex/indexStore";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { configure, exchange, kiln, waitFor, xmlCall } from "./helpers";
+import { configure, exchange, kiln, toSettings, waitFor, xmlCall } from "./helpers";
 
 /** The codebase index in the real extension host: a worker thread, a file watcher, the status bar. */
 describe("the codebase index in VS Code", () => {
@@ -58,18 +58,40 @@ describe("the codebase index in VS Code", () => {
     assert.deepEqual({ restored: again.restored, changed: again.changed }, { restored: true, changed: 0 });
   });
 
-  it("Rebuild indexes every file again; Delete removes the saved index and turns it off for the workspace", async () => {
+  it("the settings page shows the index; its Rebuild reads every file again, the command palette's too", async () => {
+    const api = await kiln();
+    const { state } = await toSettings(api, { type: "settings/ready" });
+    assert.equal(state?.codeIndex.state, "ready");
+    assert.ok(state.codeIndex.saved && state.codeIndex.saved.bytes > 0, JSON.stringify(state.codeIndex));
+    const rebuilt = await toSettings(api, { type: "settings/rebuildIndex" });
+    assert.deepEqual(rebuilt.answer, { ok: true, message: "Indexing the workspace again, from nothing.", result: { message: "Indexing the workspace again, from nothing." } });
+    const fresh = await waitFor("the rebuild to finish", () => {
+      const now = api.codeIndexState();
+      return now.state === "ready" ? now : undefined;
+    });
+    assert.ok(!fresh.restored && fresh.files >= 3, JSON.stringify(fresh));
+    await vscode.commands.executeCommand("kiln.index.rebuild");
+    await waitFor("the command's rebuild to finish", () => (api.codeIndexState().state === "ready" ? true : undefined));
+  });
+
+  it("Delete removes the saved index and turns indexing off for the workspace; the switch turns it on again", async () => {
     const api = await kiln();
     const saved = join(indexDirFor(join(api.globalStorageUri.fsPath, "codeIndex"), workspace), SNAPSHOT_FILE);
-    await vscode.commands.executeCommand("kiln.index.rebuild");
-    const rebuilt = api.codeIndexState();
-    assert.equal(rebuilt.state, "ready");
-    assert.ok(rebuilt.state === "ready" && !rebuilt.restored && rebuilt.changed === rebuilt.files && rebuilt.files >= 3, JSON.stringify(rebuilt));
-    await vscode.commands.executeCommand("kiln.index.delete");
+    assert.ok(existsSync(saved));
+    const deleted = await toSettings(api, { type: "settings/deleteIndex" });
+    assert.equal(deleted.answer?.message, "Deleted the saved index; the codebase index is off for this workspace.");
     assert.equal(api.codeIndexState().state, "off");
     assert.equal(existsSync(saved), false);
     assert.equal(vscode.workspace.getConfiguration("kiln").inspect("index.enabled")?.workspaceValue, false);
-    await vscode.workspace.getConfiguration("kiln").update("index.enabled", undefined, vscode.ConfigurationTarget.Workspace);
-    await waitFor("the index to be built again", () => (api.codeIndexState().state === "ready" ? true : undefined));
+    assert.deepEqual(deleted.state?.codeIndex, { enabled: false, state: "off" });
+    const on = await toSettings(api, { type: "settings/setIndexEnabled", enabled: true });
+    assert.equal(on.answer?.message, "Indexing this workspace.");
+    const built = await waitFor("the index to be built again", () => {
+      const now = api.codeIndexState();
+      return now.state === "ready" ? now : undefined;
+    });
+    // Nothing was saved to start from (the watcher's refresh after it may report 0 changed: the count is the last refresh's).
+    assert.ok(!built.restored && built.files >= 3, JSON.stringify(built));
+    await waitFor("the index to be saved again", () => (existsSync(saved) ? true : undefined));
   });
 });

@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { useEffect, useSyncExternalStore } from "react";
 import type { SettingsSection } from "../../../src/shared/protocol/settings";
 import { ApproveSection } from "./ApproveSection";
+import { CodeIndexSection } from "./CodeIndexSection";
 import type { SettingsModel } from "./model";
 import { ModesSection } from "./ModesSection";
 import { OptionsSection } from "./OptionsSection";
@@ -15,6 +16,7 @@ const SECTIONS: { section: SettingsSection; id: string }[] = [
   { section: "options", id: "ks-options" },
   { section: "modes", id: "ks-modes" },
   { section: "rules", id: "ks-rules" },
+  { section: "codeIndex", id: "ks-code-index" },
 ];
 
 /** A section's name in the navigation; translated when drawn (the bundle is set after the modules load). */
@@ -30,6 +32,8 @@ function sectionTitle(section: SettingsSection): string {
       return l10n.t("Modes");
     case "rules":
       return l10n.t("Rules");
+    case "codeIndex":
+      return l10n.t("Codebase index");
   }
 }
 
@@ -89,6 +93,7 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
       <OptionsSection options={state.options} modes={state.modes} ask={model.ask} />
       <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} ask={model.ask} />
       <RulesSection rules={state.rules} hasWorkspace={state.hasWorkspace} ask={model.ask} />
+      <CodeIndexSection index={state.codeIndex} hasWorkspace={state.hasWorkspace} ask={model.ask} />
     </main>
   );
 }

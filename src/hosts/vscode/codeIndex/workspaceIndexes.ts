@@ -1,6 +1,8 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
-import { deleteStore, indexDirFor } from "../../../core/codeIndex/indexStore";
+import { deleteStore, indexDirFor, snapshotInfo } from "../../../core/codeIndex/indexStore";
+import type { CodeIndexView } from "../../../shared/protocol/settings";
+import type { CodeIndexControls } from "../settings/settingsController";
 import type { CodeSearchIndex, IndexProgress, RefreshSummary } from "../../../core/codeIndex/types";
 import type { Logger } from "../../../core/ports";
 import { WorkerCodeIndex } from "../../../platform/node/workerCodeIndex";
@@ -25,7 +27,7 @@ export type IndexState =
  * saved under `storeParent` (the extension's global storage, outside the extension's folder, so an
  * update keeps it), one folder per workspace: opening the folder again reads only what changed.
  */
-export class WorkspaceIndexes implements vscode.Disposable {
+export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
   private index: WorkerCodeIndex | undefined;
   private watcher: vscode.FileSystemWatcher | undefined;
   private readonly changed = new Set<string>();
@@ -35,6 +37,8 @@ export class WorkspaceIndexes implements vscode.Disposable {
   private restored = false;
   private readonly status = vscode.window.createStatusBarItem("kiln.codeIndex", vscode.StatusBarAlignment.Left, 0);
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly changes = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changes.event;
 
   constructor(
     private readonly folder: () => string | undefined,
@@ -45,6 +49,7 @@ export class WorkspaceIndexes implements vscode.Disposable {
     this.status.name = l10n.t("Kiln codebase index");
     this.disposables.push(
       this.status,
+      this.changes,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("kiln.index.enabled")) this.start();
       }),
@@ -89,7 +94,27 @@ export class WorkspaceIndexes implements vscode.Disposable {
     return this.current;
   }
 
-  /** Indexes the folder again from nothing (the saved index is deleted first). */
+  /** What the settings page's "Codebase index" section shows. */
+  async view(): Promise<CodeIndexView> {
+    const cwd = this.folder();
+    const saved = cwd && this.storeParent ? await snapshotInfo(indexDirFor(this.storeParent, cwd)) : undefined;
+    const state = this.current;
+    return {
+      enabled: readSetting(KILN.index.enabled, this.logger),
+      state: state.state,
+      ...(state.state === "indexing" && state.progress && { filesDone: state.progress.filesDone, filesTotal: state.progress.filesTotal }),
+      ...(state.state === "ready" && { files: state.files, chunks: state.chunks, restored: state.restored }),
+      ...(state.state === "failed" && { message: state.message }),
+      ...(saved && { saved }),
+    };
+  }
+
+  /** Turns the index on or off for this workspace (kiln.index.enabled's workspace value); the setting's change starts or ends it. */
+  async setEnabled(enabled: boolean): Promise<void> {
+    await vscode.workspace.getConfiguration("kiln").update("index.enabled", enabled, vscode.ConfigurationTarget.Workspace);
+  }
+
+  /** Indexes the folder again from nothing (the saved index is deleted first); resolves once it has started. */
   async rebuild(): Promise<void> {
     this.start();
     const index = this.index;
@@ -100,7 +125,7 @@ export class WorkspaceIndexes implements vscode.Disposable {
     this.restored = false;
     this.show({ state: "indexing" });
     await index.clear();
-    await this.refresh();
+    void this.refresh();
   }
 
   /**
@@ -170,6 +195,7 @@ export class WorkspaceIndexes implements vscode.Disposable {
 
   private show(state: IndexState): void {
     this.current = state;
+    this.changes.fire();
     switch (state.state) {
       case "off":
         this.status.hide();

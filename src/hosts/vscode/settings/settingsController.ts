@@ -5,6 +5,7 @@ import { modeText } from "../../../core/modes/modeText";
 import { DisposableStore, type Event } from "../../../shared/disposable";
 import { RequestError, type CheckedParamsOf, type Done } from "../../../shared/protocol/requests";
 import {
+  type CodeIndexView,
   parseSettingsMessage,
   SETTINGS_REQUESTS,
   type HostToSettings,
@@ -30,6 +31,20 @@ import { PROVIDER_OPTIONS } from "../../../shared/providerCatalog";
 import type { ProfileStore } from "./profileStore";
 
 type Outcome = { ok: boolean; message: string; field?: string };
+
+/** What the "Codebase index" section shows and does (WorkspaceIndexes). */
+export interface CodeIndexControls {
+  view(): Promise<CodeIndexView>;
+  /** Fires as the index's state changes (progress too: the page's updates are spaced out here). */
+  readonly onDidChange: vscode.Event<void>;
+  setEnabled(enabled: boolean): Promise<void>;
+  /** Resolves once the rebuild has started. */
+  rebuild(): Promise<void>;
+  delete(): Promise<void>;
+}
+
+/** Progress comes per file; the page needs a few updates a second, not thousands. */
+const INDEX_UPDATE_MS = 250;
 /** A request as one value, so one switch acts on every message and method. */
 type SettingsAction = { [K in SettingsMethod]: { type: K } & CheckedParamsOf<SettingsRequests, K> }[SettingsMethod];
 
@@ -63,6 +78,7 @@ export class SettingsController implements vscode.Disposable {
     private readonly logger: Logger,
     /** Shared with the chats' model pickers, so a list fetched in one shows at once in the other. */
     private readonly models: ModelLists = new ModelLists(store),
+    private readonly codeIndex?: CodeIndexControls,
   ) {
     this.channel = new WebviewChannel({ name: "settings", logger, parse: parseSettingsMessage, onMessage: (message) => this.handle(message) });
     this.onDidPost = this.channel.onDidPost;
@@ -86,6 +102,18 @@ export class SettingsController implements vscode.Disposable {
     this.listeners.add(watchModeFiles(storage, refresh));
     this.listeners.add(watchRuleFiles(storage, refresh));
     this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => affectsRules(event) && refresh()));
+    if (codeIndex) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      this.listeners.add(
+        codeIndex.onDidChange(() => {
+          timer ??= setTimeout(() => {
+            timer = undefined;
+            refresh();
+          }, INDEX_UPDATE_MS);
+        }),
+      );
+      this.listeners.add({ dispose: () => clearTimeout(timer) });
+    }
   }
 
   attach(webview: vscode.Webview): vscode.Disposable {
@@ -142,6 +170,7 @@ export class SettingsController implements vscode.Disposable {
       rules: rules.view,
       errors: [...profiles.errors, ...modes.errors, ...rules.errors],
       hasWorkspace: modes.hasWorkspace,
+      codeIndex: this.codeIndex ? await this.codeIndex.view() : { enabled: false, state: "off" },
     };
   }
 
@@ -210,6 +239,26 @@ export class SettingsController implements vscode.Disposable {
         return undefined;
       case "settings/newRule":
         return createRuleFile(message.name);
+      case "settings/setIndexEnabled":
+      case "settings/rebuildIndex":
+      case "settings/deleteIndex":
+        return this.indexAction(message);
+    }
+  }
+
+  private async indexAction(message: Extract<SettingsAction, { type: "settings/setIndexEnabled" | "settings/rebuildIndex" | "settings/deleteIndex" }>): Promise<Outcome> {
+    const index = this.codeIndex;
+    if (!index) return { ok: false, message: l10n.t("There is no codebase index in this window.") };
+    switch (message.type) {
+      case "settings/setIndexEnabled":
+        await index.setEnabled(message.enabled);
+        return { ok: true, message: message.enabled ? l10n.t("Indexing this workspace.") : l10n.t("The codebase index is off for this workspace.") };
+      case "settings/rebuildIndex":
+        await index.rebuild();
+        return { ok: true, message: l10n.t("Indexing the workspace again, from nothing.") };
+      case "settings/deleteIndex":
+        await index.delete();
+        return { ok: true, message: l10n.t("Deleted the saved index; the codebase index is off for this workspace.") };
     }
   }
 

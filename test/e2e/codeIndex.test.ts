@@ -1,0 +1,66 @@
+import { join } from "node:path";
+import type { Frame } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, openWorkbench, resultsDir, runCommand, settingsFrame, useColorTheme, type Workbench } from "./workbench";
+
+/** The settings page's "Codebase index" section, in a real VS Code (code-server) and Chromium. */
+let workbench: Workbench;
+let settings: Frame;
+
+const stateText = () => settings.$eval('[data-testid="index-state"]', (e) => (e as HTMLElement).innerText);
+const waitForState = (pattern: string) =>
+  settings.waitForFunction((want) => new RegExp(want).test((document.querySelector('[data-testid="index-state"]') as HTMLElement | null)?.innerText ?? ""), { timeout: 60_000 }, pattern);
+
+beforeAll(async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) files[`src/feature${i}/service.ts`] = `/** Feature ${i}'s service. */\nexport function startFeature${i}(): number {\n  return ${i};\n}\n`;
+  workbench = await openWorkbench({ "kiln.provider.kind": "openai-compatible", "kiln.provider.baseUrl": "http://127.0.0.1:9/v1", "kiln.provider.model": "unused" }, files);
+  await runCommand(workbench.page, "Kiln: Open Settings");
+  settings = await settingsFrame(workbench.page);
+  await settings.$$eval('[data-testid="settings-nav"] a', (links) => (links.find((a) => a.textContent === "Codebase index") as HTMLElement).click());
+});
+
+afterAll(async () => {
+  await workbench?.close();
+});
+
+describe("the settings page's codebase index", () => {
+  it("shows the index built when the folder opened: files, chunks, ranking and what is saved", async () => {
+    await waitForState("^Ready: \\d+ files, \\d+ chunks$");
+    const files = Number((await stateText()).match(/Ready: (\d+) files/)![1]);
+    expect(files).toBeGreaterThanOrEqual(40);
+    await settings.waitForFunction(() => /^[\d.]+ KB, /.test((document.querySelector('[data-testid="index-saved"]') as HTMLElement | null)?.innerText ?? ""), { timeout: 20_000 });
+    expect(await settings.$eval('[data-testid="index-ranking"]', (e) => (e as HTMLElement).innerText)).toMatch(/^Full text \(BM25/);
+    expect(await settings.$eval('[data-testid="index-enabled"]', (e) => (e as HTMLInputElement).checked)).toBe(true);
+    await settings.$eval('[data-testid="code-index-section"]', (e) => e.scrollIntoView({ block: "start" }));
+    expect(await axeViolations(settings)).toEqual([]);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-light.png") });
+    await workbench.page.click(".part.sidebar .composite.title");
+    await useColorTheme(workbench.page, "Dark Modern");
+    expect(await axeViolations(settings)).toEqual([]);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-dark.png") });
+    await workbench.page.click(".part.sidebar .composite.title");
+    await useColorTheme(workbench.page, "Light Modern");
+  });
+
+  it("Rebuild reads every file again and says so; the status bar shows the count", async () => {
+    await settings.click('[data-testid="index-rebuild"]');
+    await settings.waitForFunction(() => document.querySelector('[data-testid="settings-status"]')?.textContent === "Indexing the workspace again, from nothing.", { timeout: 20_000 });
+    await waitForState("^Ready: \\d+ files");
+    const status = await workbench.page.$$eval(".part.statusbar .statusbar-item", (items) => items.map((i) => (i as HTMLElement).innerText.trim()).find((t) => /files indexed/.test(t)) ?? "");
+    expect(status).toMatch(/^\d+ files indexed$/);
+  });
+
+  it("Delete asks first, then removes what is saved and turns indexing off; the switch turns it on again", async () => {
+    await settings.click('[data-testid="index-delete"]');
+    await settings.waitForSelector('[data-testid="confirm-delete-index"]');
+    expect(await settings.$eval('[data-testid="confirm-delete-index"]', (e) => (e as HTMLElement).innerText)).toContain("Delete the saved index and stop indexing this workspace?");
+    await settings.$$eval('[data-testid="confirm-delete-index"] button', (buttons) => (buttons.find((b) => b.textContent === "Delete") as HTMLElement).click());
+    await waitForState("^Off for this workspace$");
+    await settings.waitForFunction(() => document.querySelector('[data-testid="index-saved"]')?.textContent === "Nothing saved yet", { timeout: 20_000 });
+    expect(await settings.$eval('[data-testid="index-rebuild"]', (e) => (e as HTMLButtonElement).disabled)).toBe(true);
+    await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-off.png") });
+    await settings.click('[data-testid="index-enabled"]');
+    await waitForState("^Ready: \\d+ files");
+  });
+});
