@@ -60,6 +60,11 @@ export const TOOL_ICONS = [
   "zap",
   "fold",
   "tools",
+  "go-to-file",
+  "references",
+  "symbol-misc",
+  "call-incoming",
+  "call-outgoing",
 ] as const;
 export const ToolIconSchema = z.enum(TOOL_ICONS);
 export type ToolIcon = z.infer<typeof ToolIconSchema>;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -365,6 +365,31 @@ describe("Kiln in code-server, driven by Chromium", () => {
     );
     expect(await status.jsonValue()).toMatch(/^\d+ files indexed$/);
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-codebase-index-status.png") });
+  });
+
+  it("go_to_definition and find_references: the cards name the symbol; the TypeScript server's answers show the code", async () => {
+    writeFileSync(join(workbench.workspace!, "src", "hello.ts"), 'import { greet } from "./greet";\n\nexport const hello = greet("e2e");\n');
+    await frame.click('[data-testid="new-task"]');
+    await frame.waitForFunction(() => document.querySelectorAll('[data-testid="message-tool"]').length === 0, { timeout: 10_000 });
+    server.enqueue(
+      { text: "<go_to_definition>\n<path>src/hello.ts</path>\n<line>3</line>\n<symbol>greet</symbol>\n</go_to_definition>" },
+      { text: "<find_references>\n<path>src/hello.ts</path>\n<line>3</line>\n<symbol>greet</symbol>\n</find_references>" },
+      { text: COMPLETE },
+    );
+    await sendTask(frame, "Where is greet defined, and who uses it?");
+    const definition = '[data-testid="message-tool"][data-tool="go_to_definition"]';
+    const references = '[data-testid="message-tool"][data-tool="find_references"]';
+    // The TypeScript server may still be starting: the first answer waits for it.
+    await frame.waitForFunction((sel) => (document.querySelector(sel) as HTMLElement | null)?.dataset.status === "done", { timeout: 60_000 }, references);
+    expect(await frame.$eval(definition, (e) => (e as HTMLElement).innerText.split("\n")[0])).toBe("Kiln found the definition of greet done");
+    expect(await frame.$eval(references, (e) => (e as HTMLElement).innerText.split("\n")[0])).toBe("Kiln found the references to greet done");
+    await frame.$eval(`${definition} [data-testid="tool-result"] summary`, (e) => (e as HTMLElement).click());
+    expect(await frame.$eval(`${definition} [data-testid="tool-result"] pre`, (e) => (e as HTMLElement).innerText)).toMatch(/^## src\/greet\.ts:1\n1 \| export function greet\(name: string\)/m);
+    await frame.$eval(`${references} [data-testid="tool-result"] summary`, (e) => (e as HTMLElement).click());
+    const used = await frame.$eval(`${references} [data-testid="tool-result"] pre`, (e) => (e as HTMLElement).innerText);
+    expect(used).toContain('# src/hello.ts\n1 | import { greet } from "./greet";\n3 | export const hello = greet("e2e");');
+    expect(used).toMatch(/# src\/greet\.ts\n1 \| export function greet/);
+    await shootSidebar(workbench.page, "e2e-code-intelligence.png");
   });
 
   it("uses the theme's colours", async () => {

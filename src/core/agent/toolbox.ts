@@ -20,6 +20,8 @@ import type { RulesLoad } from "../rules/loadRules";
 import { WorkspaceIgnore } from "../workspace/ignore";
 import type { TaskCheckpoints } from "../checkpoints/taskCheckpoints";
 import type { CodeSearchIndex } from "../codeIndex/types";
+import type { LanguageServices } from "../ports/languageServices";
+import { LANGUAGE_SERVICE_TOOLS } from "../tools/symbolLookup";
 
 /** A task's mode and the modes it may switch to; the task holds it (TaskRuntime), the toolbox reads it. */
 export interface ModeState {
@@ -104,6 +106,8 @@ export interface ToolboxOptions {
   codeIndex?: CodeSearchIndex;
   /** codebase_search's result cap (kiln.index.maxResults), read per call; its default when absent. */
   codeSearchMaxResults?(): number | undefined;
+  /** The editor's language servers (VS Code); without them go_to_definition and its kin are not offered. */
+  languageServices?: LanguageServices;
 }
 
 export function createToolbox(options: ToolboxOptions): Toolbox {
@@ -117,9 +121,15 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   // Inert until the model launches it, so making one per task costs nothing.
   const browser = options.browser?.();
   // MCP tools are offered only while a server can take the call: otherwise they are noise in the prompt.
-  // codebase_search likewise only where the host keeps an index (the user may have turned it off).
+  // codebase_search likewise only where the host keeps an index (the user may have turned it off),
+  // and the code-intelligence tools only where the host has language servers (VS Code, not the CLI).
   const tools = (mode: Mode) =>
-    toolsForMode(mode, options.registry.list()).filter((t) => (t.group !== "mcp" || hasUsableServers(options.mcp?.servers())) && (t.name !== "codebase_search" || options.codeIndex !== undefined));
+    toolsForMode(mode, options.registry.list()).filter(
+      (t) =>
+        (t.group !== "mcp" || hasUsableServers(options.mcp?.servers())) &&
+        (t.name !== "codebase_search" || options.codeIndex !== undefined) &&
+        (!LANGUAGE_SERVICE_TOOLS.has(t.name) || options.languageServices !== undefined),
+    );
   const toolbox: Toolbox = {
     maxRequests: options.maxRequests ?? 100,
     saveOverflow: options.saveOverflow,
@@ -145,6 +155,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         openFiles: options.openFiles?.(),
         mcp: options.mcp?.servers(),
         rules: options.rules?.(mode.slug),
+        languageServices: options.languageServices !== undefined,
       }),
     pipeline: (signal, { mode, modes }) => ({
       registry: options.registry,
@@ -169,6 +180,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         allowPrivateUrls: options.allowPrivateUrls?.() === true,
         codeIndex: options.codeIndex,
         codeSearchMaxResults: options.codeSearchMaxResults?.(),
+        languageServices: options.languageServices,
       },
       maxResultChars: options.toolResultMaxChars?.(),
       redactSecrets: options.redactSecrets?.() !== false,

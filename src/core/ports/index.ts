@@ -5,3 +5,19 @@ export interface Logger {
   warn(message: string): void;
   error(message: string): void;
 }
+
+export type {
+  CallDirection,
+  CallHierarchy,
+  CallHierarchyCall,
+  CallHierarchyItem,
+  CodeLocation,
+  LanguageAnswer,
+  LanguageServices,
+  RenameAnswer,
+  RenameFileEdit,
+  SymbolPosition,
+  TextPosition,
+  TextRange,
+  WorkspaceSymbol,
+} from "./languageServices";

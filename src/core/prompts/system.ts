@@ -18,10 +18,20 @@ export interface Environment {
   rules?: Pick<RulesLoad, "rules" | "leftOut">;
   /** The MCP servers as they are now; connected ones are listed for modes with the mcp group. */
   mcp?: readonly McpServerView[];
+  /** Whether the host has the editor's language servers (VS Code): go_to_definition and its kin are offered. */
+  languageServices?: boolean;
 }
 
-function allowsMcp(mode: Mode): boolean {
-  return mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === "mcp");
+function allows(mode: Mode, group: string): boolean {
+  return mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === group);
+}
+
+/** Where modes may read: the code-intelligence tools, or that there are none here (the CLI). */
+function codeIntelligenceRule(mode: Mode, available: boolean | undefined): string {
+  if (!allows(mode, "read")) return "";
+  return available
+    ? "\n- To find where a symbol is defined, used or called, prefer go_to_definition, find_references and call_hierarchy\n  (the editor's language servers) over searching its text; workspace_symbols finds a name you know."
+    : "\n- go_to_definition, find_references, workspace_symbols and call_hierarchy (an editor's language servers) are not\n  available here: find definitions and uses with search_files and list_code_definition_names.";
 }
 
 function modesSection(modes: readonly Mode[] | undefined, current: Mode): string {
@@ -61,7 +71,7 @@ ${toolUse}
   user, use ask_followup_question.
 - Never write placeholders such as "rest of the code unchanged": write complete content.
 - To change part of a file, use apply_diff (or insert_content, search_and_replace); write_to_file is
-  for new files and complete rewrites. Read a file before you change it.
+  for new files and complete rewrites. Read a file before you change it.${codeIntelligenceRule(mode, env.languageServices)}
 ${UNTRUSTED_RULE}
 - [redacted] in a tool result stands for a secret Kiln removed (an API key, a token, a password). Never
   write it into a file: edit around the line that holds it, or ask the user.
@@ -71,5 +81,5 @@ ${UNTRUSTED_RULE}
 - Workspace: ${env.cwd}
 - OS: ${env.os}
 - Date: ${env.now.toISOString().slice(0, 10)}${env.openFiles?.length ? `\n- Open files: ${env.openFiles.slice(0, 20).join(", ")}${env.openFiles.length > 20 ? ` (and ${env.openFiles.length - 20} more)` : ""}` : ""}
-- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${allowsMcp(mode) ? mcpSection(env.mcp) : ""}${rulesSection(env.rules)}`;
+- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${allows(mode, "mcp") ? mcpSection(env.mcp) : ""}${rulesSection(env.rules)}`;
 }

@@ -66,6 +66,8 @@ export interface ToolContext {
   codeIndex?: import("../codeIndex/types").CodeSearchIndex;
   /** codebase_search's result cap (kiln.index.maxResults); its default when absent. */
   codeSearchMaxResults?: number;
+  /** The editor's language servers, for go_to_definition and the other code-intelligence tools; absent in the CLI. */
+  languageServices?: import("../ports/languageServices").LanguageServices;
 }
 
 export interface CardControls {

@@ -6,6 +6,8 @@ import { listFilesTool } from "./listFiles";
 import { searchFilesTool } from "./searchFiles";
 import { codebaseSearchTool } from "./codebaseSearch";
 import { listCodeDefinitionsTool } from "./listCodeDefinitions";
+import { findReferencesTool, goToDefinitionTool } from "./codeNavigation";
+import { callHierarchyTool, workspaceSymbolsTool } from "./codeSymbols";
 import { fetchInstructionsTool } from "./fetchInstructions";
 import { toJsonSchema, toXmlUsage } from "./params";
 import { readFileTool } from "./readFile";
@@ -65,6 +67,10 @@ export function createDefaultRegistry(): ToolRegistry {
     searchFilesTool,
     codebaseSearchTool,
     listCodeDefinitionsTool,
+    goToDefinitionTool,
+    findReferencesTool,
+    workspaceSymbolsTool,
+    callHierarchyTool,
     fetchInstructionsTool,
     writeToFileTool,
     applyDiffTool,

@@ -23,6 +23,7 @@ import type { McpHubApi } from "../../../core/mcp/types";
 import { withCaller } from "../../../core/mcp/requests";
 import type { WorkspaceCheckpoints } from "../history/checkpointActions";
 import { folderProblem } from "./workspaceFolder";
+import { VsCodeLanguageServices } from "../languageServices";
 
 /** Tabs open on files of the workspace, the active one first, as the model should see paths. */
 function openFiles(folder: vscode.WorkspaceFolder): string[] {
@@ -100,6 +101,8 @@ export function toolboxFactory(
   // The workspace a command may write in: the first folder, as for every task; a command run with
   // no folder open (it closed mid-task) is confined to its own folder rather than let out.
   const sandboxFor = (cwd: string) => sandbox.forLaunch(workFolder()?.uri.fsPath ?? cwd);
+  // The window's language servers, shared by every task: once a language's server has answered, no task waits for it to start.
+  const languageServices = new VsCodeLanguageServices();
   return (approvals, mcpCaller) => {
     const folder = workFolder();
     if (!folder) return undefined;
@@ -161,6 +164,8 @@ export function toolboxFactory(
       // The window's index, built in the background; with kiln.index.enabled off the task is not offered codebase_search.
       codeIndex: indexes?.forFolder(cwd),
       codeSearchMaxResults: () => readSetting(KILN.index.maxResults, logger),
+      // go_to_definition, find_references, workspace_symbols and call_hierarchy: the editor's own language servers.
+      languageServices,
     });
   };
 }
