@@ -392,6 +392,30 @@ describe("Kiln in code-server, driven by Chromium", () => {
     await shootSidebar(workbench.page, "e2e-code-intelligence.png");
   });
 
+  it("rename_symbol: each file's change opens in the diff editor beside its card and is approved there, file by file", async () => {
+    await frame.click('[data-testid="new-task"]');
+    await frame.waitForFunction(() => document.querySelectorAll('[data-testid="message-tool"]').length === 0, { timeout: 10_000 });
+    server.enqueue({ text: "<rename_symbol>\n<path>src/hello.ts</path>\n<line>3</line>\n<symbol>greet</symbol>\n<new_name>salute</new_name>\n</rename_symbol>" }, { text: COMPLETE });
+    await sendTask(frame, "Call greet salute");
+    const card = '[data-testid="message-tool"][data-tool="rename_symbol"]';
+    // The file it was asked in first, then the others; edits are not auto-approved here, so each asks.
+    for (const [i, name] of ["hello.ts", "greet.ts", "greet.test.ts"].entries()) {
+      await workbench.page.waitForFunction((n) => (document.querySelector(".tabs-container .tab.active") as HTMLElement | null)?.innerText.includes(n), { timeout: 30_000 }, name);
+      await frame.waitForSelector(`${card}[data-status="waiting"] [data-testid="approve"]`, { timeout: 30_000 });
+      if (i === 0) {
+        expect(await frame.$eval(card, (e) => (e as HTMLElement).innerText.split("\n")[0])).toBe("Kiln wants to rename greet waiting");
+        await workbench.page.screenshot({ path: join(resultsDir, "e2e-rename-review.png") });
+      }
+      await frame.click(`${card} [data-testid="approve"]`);
+    }
+    await frame.waitForFunction((sel) => (document.querySelector(sel) as HTMLElement | null)?.dataset.status === "done", { timeout: 30_000 }, card);
+    expect(readFileSync(join(workbench.workspace!, "src", "hello.ts"), "utf8")).toBe('import { salute } from "./greet";\n\nexport const hello = salute("e2e");\n');
+    expect(readFileSync(join(workbench.workspace!, "src", "greet.ts"), "utf8")).toMatch(/^export function salute\(name: string\)/);
+    expect(readFileSync(join(workbench.workspace!, "test", "greet.test.ts"), "utf8")).toBe('import { salute } from "../src/greet";\n');
+    await frame.waitForSelector('[data-testid="message-completion"]', { timeout: 30_000 });
+    await shootSidebar(workbench.page, "e2e-rename-done.png");
+  });
+
   it("uses the theme's colours", async () => {
     const colours = await frame.evaluate(() => {
       const probe = document.createElement("span");

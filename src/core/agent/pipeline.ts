@@ -311,18 +311,25 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
     const early = await askBeforeReading(block, tool, approval, paths, deps);
     if (early) return early;
   }
-  let asked: Promise<ApprovalDecision> | undefined;
+  const asked = new Map<string, Promise<ApprovalDecision>>();
   let refusal: string | undefined;
   let moved: string | undefined;
-  // One decision per call, however often the tool asks (an edit asks when its diff is ready).
+  let tallied = false;
+  let checkpointed = false;
+  // One decision per call, however often the tool asks (an edit asks when its diff is ready), or one
+  // per part where the tool says (each file of a rename); the call counts and checkpoints once.
   const approve = (details: ApprovalDetails = {}): Promise<ApprovalDecision> => {
-    asked ??= (async () => {
+    const part = details.part ?? "";
+    const known = asked.get(part);
+    if (known) return known;
+    const decided = (async () => {
       if (!approval) return { approved: true } as const;
       const command = tool.group === "command" && typeof coerced.args.command === "string" ? await commandOf(coerced.args.command, deps) : undefined;
       const call = policyCall(tool, approval, paths, deps, details, command);
       const verdict: Decision = decide(call, toSettings(deps.autoApprove), stateOf(deps));
       if (verdict.kind === "allow") {
-        if (deps.approvalTally) deps.approvalTally.autoApproved++;
+        if (deps.approvalTally && !tallied) deps.approvalTally.autoApproved++;
+        tallied = true;
         return { approved: true } as const;
       }
       if (verdict.kind === "deny") {
@@ -337,14 +344,17 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
       moved = await movedSinceCheck(paths, deps);
       if (moved) return { approved: false } as const;
       // After the yes and before the write: a rejected edit takes no checkpoint.
-      if (tool.group === "edit")
+      if (tool.group === "edit" && !checkpointed) {
+        checkpointed = true;
         await deps.beforeEdit?.(
           tool.name,
           paths.map((p) => p.display),
         );
+      }
       return decision;
     });
-    return asked;
+    asked.set(part, decided);
+    return decided;
   };
   if (!approval?.reviewed) {
     const decision = await approve();

@@ -27,6 +27,11 @@ export interface ApprovalDetails {
   reason?: string;
   /** The change is open in the editor's diff view, where the user reviews it: the card only sums it up. */
   inEditor?: boolean;
+  /**
+   * A decision of its own for this part of the call (one file of a rename, by its path): a call is
+   * otherwise decided once however often it asks, and each part is asked about apart.
+   */
+  part?: string;
 }
 
 export type ApprovalDecision = { approved: true } | { approved: false; feedback?: string };

@@ -29,9 +29,11 @@ function allows(mode: Mode, group: string): boolean {
 /** Where modes may read: the code-intelligence tools, or that there are none here (the CLI). */
 function codeIntelligenceRule(mode: Mode, available: boolean | undefined): string {
   if (!allows(mode, "read")) return "";
-  return available
-    ? "\n- To find where a symbol is defined, used or called, prefer go_to_definition, find_references and call_hierarchy\n  (the editor's language servers) over searching its text; workspace_symbols finds a name you know."
-    : "\n- go_to_definition, find_references, workspace_symbols and call_hierarchy (an editor's language servers) are not\n  available here: find definitions and uses with search_files and list_code_definition_names.";
+  const rename = allows(mode, "edit");
+  if (available) {
+    return `\n- To find where a symbol is defined, used or called, prefer go_to_definition, find_references and call_hierarchy\n  (the editor's language servers) over searching its text; workspace_symbols finds a name you know.${rename ? "\n  To rename a symbol everywhere it is used, use rename_symbol." : ""}`;
+  }
+  return `\n- go_to_definition, find_references, workspace_symbols, call_hierarchy${rename ? " and rename_symbol" : ""} (an editor's language servers)\n  are not available here: find definitions and uses with search_files and list_code_definition_names.`;
 }
 
 function modesSection(modes: readonly Mode[] | undefined, current: Mode): string {

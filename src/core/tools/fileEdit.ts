@@ -78,6 +78,11 @@ export interface EditProposal {
    * changed meanwhile refuses the edit.
    */
   remake?(current: TextFile): string | ToolOutcome;
+  /**
+   * Leave out the errors the editor finds after the save: a change across files (a rename) leaves
+   * the others wrong until the last is saved, so what is found meanwhile is not the edit's doing.
+   */
+  withoutProblems?: boolean;
 }
 
 export type EditApplied =
@@ -135,7 +140,7 @@ export async function proposeEdit(context: ToolContext, proposal: EditProposal):
   }
   context.changes?.record(target.absolute, target.display, result.remadeFrom ?? original, result.content, encoding);
   context.seen?.set(target.absolute, result.content === null ? null : fingerprint(encodeText(result.content, encoding)));
-  const problems = result.newProblems?.length ? problemNote(target.display, result.newProblems) : "";
+  const problems = result.newProblems?.length && !proposal.withoutProblems ? problemNote(target.display, result.newProblems) : "";
   const discarded = result.discardedChanges?.length
     ? ` The user discarded ${result.discardedChanges.length === 1 ? "this change" : "these changes"} of your proposal: ${result.discardedChanges.join("; ")}; the rest was saved.`
     : "";

@@ -8,6 +8,7 @@ import { codebaseSearchTool } from "./codebaseSearch";
 import { listCodeDefinitionsTool } from "./listCodeDefinitions";
 import { findReferencesTool, goToDefinitionTool } from "./codeNavigation";
 import { callHierarchyTool, workspaceSymbolsTool } from "./codeSymbols";
+import { renameSymbolTool } from "./renameSymbol";
 import { fetchInstructionsTool } from "./fetchInstructions";
 import { toJsonSchema, toXmlUsage } from "./params";
 import { readFileTool } from "./readFile";
@@ -76,6 +77,7 @@ export function createDefaultRegistry(): ToolRegistry {
     applyDiffTool,
     insertContentTool,
     searchAndReplaceTool,
+    renameSymbolTool,
     deleteFileTool,
     newRuleTool,
     executeCommandTool,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -6,8 +6,18 @@ import { runToolCall, type ToolCallResult } from "../../../src/core/agent/pipeli
 import { presentTool } from "../../../src/core/agent/presenter";
 import { createToolbox, type Toolbox } from "../../../src/core/agent/toolbox";
 import { findMode } from "../../../src/core/modes/modes";
-import type { Approvals } from "../../../src/core/ports/approvals";
-import type { CallDirection, CallHierarchy, CallHierarchyItem, CodeLocation, LanguageAnswer, LanguageServices, SymbolPosition, WorkspaceSymbol } from "../../../src/core/ports/languageServices";
+import type { ApprovalDecision, ApprovalRequest, Approvals } from "../../../src/core/ports/approvals";
+import type {
+  CallDirection,
+  CallHierarchy,
+  CallHierarchyItem,
+  CodeLocation,
+  LanguageAnswer,
+  LanguageServices,
+  RenameAnswer,
+  SymbolPosition,
+  WorkspaceSymbol,
+} from "../../../src/core/ports/languageServices";
 import { MAX_REFERENCE_LINES, MAX_REFERENCE_LINES_PER_FILE } from "../../../src/core/tools/codeNavigation";
 import { MAX_SYMBOLS } from "../../../src/core/tools/codeSymbols";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
@@ -46,6 +56,11 @@ class FakeLanguageServices implements LanguageServices {
     this.asked.push({ what: "calls", at, direction });
     return this.answer({ language: this.language, result: this.hierarchy });
   }
+  rename(at: SymbolPosition, newName: string): Promise<LanguageAnswer<RenameAnswer>> {
+    this.asked.push({ what: `rename to ${newName}`, at });
+    return this.answer({ language: this.language, result: this.renameAnswer });
+  }
+  renameAnswer: RenameAnswer = { ok: true, files: [] };
 }
 
 let cwd: string;
@@ -369,7 +384,10 @@ describe("where the code-intelligence tools are offered", () => {
     expect(withServices.systemPrompt("native", code)).toContain("prefer go_to_definition, find_references and call_hierarchy");
     const cli = without.systemPrompt("xml", code);
     expect(cli).not.toContain("## go_to_definition");
-    expect(cli).toContain("go_to_definition, find_references, workspace_symbols and call_hierarchy (an editor's language servers) are not\n  available here");
+    expect(cli).toContain("go_to_definition, find_references, workspace_symbols, call_hierarchy and rename_symbol (an editor's language servers)\n  are not available here");
+    expect(withServices.systemPrompt("native", code)).toContain("To rename a symbol everywhere it is used, use rename_symbol.");
+    // A mode that may not edit is not told about renaming.
+    expect(without.systemPrompt("native", { mode: findMode("ask")!, modes: without.modes })).toContain("call_hierarchy (an editor's language servers)\n  are not available here");
   });
 
   it("a model that calls one anyway where there are no language servers is told to search instead", async () => {
@@ -402,5 +420,126 @@ describe("their cards", () => {
     expect(heading("call_hierarchy", { path: "src/greet.ts", line: "2", symbol: "greet", direction: "incoming" })).toBe("Kiln found the callers of greet");
     expect(heading("call_hierarchy", { path: "src/app.ts", line: "4", symbol: "main", direction: "outgoing" })).toBe("Kiln found what main calls");
     expect(presentTool("find_references", { path: "src/app.ts", line: "5", symbol: "greet" }, "waiting").link).toEqual({ path: "src/app.ts", line: 5 });
+  });
+});
+
+describe("rename_symbol", () => {
+  /** The TypeScript server's rename of `greet`: its declaration, the import and the two calls. */
+  const renameGreet = (newText: string): RenameAnswer => ({
+    ok: true,
+    files: [
+      { path: join(cwd, "src/greet.ts"), edits: [{ range: at("src/greet.ts", 2, 16, 5).range, newText }] },
+      {
+        path: join(cwd, "src/app.ts"),
+        edits: [at("src/app.ts", 1, 9, 5), at("src/app.ts", 5, 19, 5), at("src/app.ts", 6, 16, 5)].map((l) => ({ range: l.range, newText })),
+      },
+    ],
+  });
+  const file = (rel: string) => readFileSync(join(cwd, rel), "utf8");
+
+  function asking(answers: ApprovalDecision[]) {
+    const requests: ApprovalRequest[] = [];
+    const box = toolbox(true, {
+      request: async (request) => {
+        requests.push(request);
+        return answers.shift() ?? { approved: true };
+      },
+    });
+    return { box, requests };
+  }
+
+  it("changes every file the server names, each file asked about with its own diff, the file asked about first", async () => {
+    services.renameAnswer = renameGreet("salute");
+    const { box, requests } = asking([{ approved: true }, { approved: true }]);
+    const result = await run("rename_symbol", { path: "src/app.ts", line: "5", symbol: "greet", new_name: "salute" }, { box });
+    // No definition known: the rename is asked where the symbol was named.
+    expect(services.asked.at(-1)).toEqual({ what: "rename to salute", at: { path: join(cwd, "src/app.ts"), position: { line: 4, character: 19 } } });
+    expect(result.forModel).toBe("Renamed `greet` to `salute`: 4 changes in 2 files: src/app.ts (3 changes), src/greet.ts (1 change).");
+    expect(requests.map((r) => [r.summary, r.part])).toEqual([
+      ["Rename greet to salute (src/app.ts:5)", "src/app.ts"],
+      ["Rename greet to salute (src/app.ts:5)", "src/greet.ts"],
+    ]);
+    expect(requests[0]!.diff).toContain('-  const greeting = greet("Kiln");\n-  console.log(g.greet(greeting));\n+  const greeting = salute("Kiln");\n+  console.log(g.salute(greeting));');
+    expect(requests[1]!.diff).toContain("-export function greet(name: string): string {\n+export function salute(name: string): string {");
+    expect(file("src/app.ts")).toBe(APP.replaceAll("greet(", "salute(").replace("{ greet }", "{ salute }"));
+    expect(file("src/greet.ts")).toBe(GREET.replace("function greet", "function salute"));
+  });
+
+  it("renames where the symbol is declared, asked at a use in another file (a server would only alias it there)", async () => {
+    services.definitionAnswer = [at("src/greet.ts", 2, 16, 5, [2, 4])];
+    services.renameAnswer = renameGreet("salute");
+    const { box } = asking([]);
+    const result = await run("rename_symbol", { path: "src/app.ts", line: "5", symbol: "greet", new_name: "salute" }, { box });
+    expect(services.asked.map((a) => [a.what, a.at])).toEqual([
+      ["definitions", { path: join(cwd, "src/app.ts"), position: { line: 4, character: 19 } }],
+      ["rename to salute", { path: join(cwd, "src/greet.ts"), position: { line: 1, character: 16 } }],
+    ]);
+    expect(result.forModel).toMatch(/^Renamed `greet` to `salute`: 4 changes in 2 files/);
+  });
+
+  it("a file rejected stops the rename there: the model hears which files changed and which still use the old name", async () => {
+    services.renameAnswer = renameGreet("salute");
+    const { box } = asking([{ approved: true }, { approved: false, feedback: "keep greet.ts as it is" }]);
+    const result = await run("rename_symbol", { path: "src/app.ts", line: "5", symbol: "greet", new_name: "salute" }, { box });
+    expect(result.forModel).toBe(
+      "Renamed `greet` to `salute` in part: the user rejected the change in src/greet.ts and said: keep greet.ts as it is. Changed: src/app.ts (3 changes). Not changed (they still use the old name): src/greet.ts. The code may not build until the names agree.",
+    );
+    expect(file("src/greet.ts")).toBe(GREET);
+    expect(file("src/app.ts")).toContain("salute(");
+  });
+
+  it("the first file rejected is a denial: nothing changed", async () => {
+    services.renameAnswer = renameGreet("salute");
+    const { box, requests } = asking([{ approved: false }]);
+    const result = await run("rename_symbol", { path: "src/app.ts", line: "5", symbol: "greet", new_name: "salute" }, { box });
+    expect(result.status).toBe("denied");
+    expect(requests).toHaveLength(1);
+    expect([file("src/app.ts"), file("src/greet.ts")]).toEqual([APP, GREET]);
+  });
+
+  it("a rename that reaches a .kilocodeignore'd file changes nothing and asks no one", async () => {
+    write(".kilocodeignore", "src/greet.ts\n");
+    services.renameAnswer = renameGreet("salute");
+    const { box, requests } = asking([]);
+    const result = await run("rename_symbol", { path: "src/app.ts", line: "5", symbol: "greet", new_name: "salute" }, { box });
+    expect(result).toMatchObject({ status: "error", reason: "ignored" });
+    expect(result.forModel).toContain("the rename would change src/greet.ts, which is hidden from Kiln by .kilocodeignore; nothing was changed.");
+    expect(requests).toEqual([]);
+    expect(file("src/app.ts")).toBe(APP);
+  });
+
+  it("keeps a CRLF file's line endings; a server's refusal, a name with spaces and the same name are errors", async () => {
+    write("src/crlf.ts", "const a = 1;\r\nexport const b = a + a;\r\n");
+    services.renameAnswer = {
+      ok: true,
+      files: [{ path: join(cwd, "src/crlf.ts"), edits: [at("src/crlf.ts", 1, 6, 1), at("src/crlf.ts", 2, 17, 1), at("src/crlf.ts", 2, 21, 1)].map((l) => ({ range: l.range, newText: "alpha" })) }],
+    };
+    const { box } = asking([]);
+    expect((await run("rename_symbol", { path: "src/crlf.ts", line: "1", symbol: "a", new_name: "alpha" }, { box })).status).toBe("done");
+    expect(file("src/crlf.ts")).toBe("const alpha = 1;\r\nexport const b = alpha + alpha;\r\n");
+    services.renameAnswer = { ok: false, reason: "You cannot rename elements that are defined in a library." };
+    const refused = await run("rename_symbol", { path: "src/app.ts", line: "6", symbol: "log", new_name: "write" }, { box });
+    expect(refused).toMatchObject({ status: "error", reason: "unsupported" });
+    expect(refused.forModel).toBe("Error: the typescript language server will not rename `log` at src/app.ts:6: You cannot rename elements that are defined in a library.");
+    expect(await run("rename_symbol", { path: "src/app.ts", line: "5", symbol: "greet", new_name: "say hello" }, { box })).toMatchObject({ reason: "invalid_args" });
+    expect(await run("rename_symbol", { path: "src/app.ts", line: "5", symbol: "greet", new_name: "greet" }, { box })).toMatchObject({ reason: "invalid_args" });
+  });
+
+  it("is an edit: offered in the modes that may edit, not in ask mode, and not without language services", () => {
+    expect(
+      toolbox(true)
+        .nativeTools(findMode("code")!)
+        .map((t) => t.name),
+    ).toContain("rename_symbol");
+    expect(
+      toolbox(true)
+        .nativeTools(findMode("ask")!)
+        .map((t) => t.name),
+    ).not.toContain("rename_symbol");
+    expect(
+      toolbox(false)
+        .nativeTools(findMode("code")!)
+        .map((t) => t.name),
+    ).not.toContain("rename_symbol");
   });
 });

@@ -1,9 +1,10 @@
 import * as assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
-import { configure, exchange, kiln, toolCards, xmlCall } from "./helpers";
+import { COMPLETE, configure, exchange, kiln, reviewTab, setKiln, textOf, toolCards, waitFor, xmlCall } from "./helpers";
 
 const SHAPES = `export interface Shape {
   area(): number;
@@ -114,5 +115,37 @@ describe("the editor's language services in a task", () => {
     // The card names the symbol and links to where it was asked about.
     assert.equal(cards[0]!.view?.target, "totalArea");
     assert.deepEqual(cards[0]!.view?.link, { path: "shapes/square.ts", line: 11 });
+  });
+
+  it("rename_symbol: each file's change opens in the diff editor and is approved on its card, file by file", async function () {
+    this.timeout(120_000);
+    const api = await kiln();
+    const restore = await setKiln({ autoApprove: ["read"] });
+    const posted: HostToWebview[] = [];
+    const listener = api.sidebar.onDidPost((m) => posted.push(m));
+    try {
+      await configure("openai-compatible", server.openaiBaseUrl);
+      api.sidebar.newTask();
+      server.enqueue(xmlCall("rename_symbol", { path: "shapes/shapes.ts", line: 5, symbol: "totalArea", new_name: "sumOfAreas" }), { text: COMPLETE });
+      const done = exchange(api.sidebar, { type: "chat/send", text: "Call totalArea sumOfAreas" }, 100_000);
+      // The file asked about first, then the one that imports it: each waits for its own Approve.
+      for (const file of ["shapes/shapes.ts", "shapes/square.ts"]) {
+        const card = await waitFor(`the approval of ${file}`, () => toolCards(posted).find((c) => c.status === "waiting" && c.approval?.diff?.includes(`--- ${file}`)), 60_000);
+        const tab = await waitFor(`the diff editor of ${file}`, () => (reviewTab()?.modified.path.endsWith(file.slice("shapes/".length)) ? reviewTab() : undefined));
+        assert.match(await textOf(tab.modified), /sumOfAreas/);
+        assert.doesNotMatch(readFileSync(join(workspace, file), "utf8"), /sumOfAreas/, "nothing is written before Approve");
+        api.sidebar.receive({ type: "chat/approval", id: card.id, approved: true });
+      }
+      await done;
+      assert.match(readFileSync(join(folder, "shapes.ts"), "utf8"), /^export function sumOfAreas\(shapes: Shape\[\]\): number \{$/m);
+      assert.match(readFileSync(join(folder, "square.ts"), "utf8"), /return `total \$\{sumOfAreas\(\[new Square\(2\), new Square\(3\)\]\)\}`;/);
+      const card = toolCards(posted).find((c) => c.name === "rename_symbol")!;
+      assert.equal(card.status, "done");
+      assert.match(card.result ?? "", /^Renamed `totalArea` to `sumOfAreas`: 3 changes in 2 files: shapes\/shapes\.ts \(1 change\), shapes\/square\.ts \(2 changes\)\.$/);
+    } finally {
+      listener.dispose();
+      await restore();
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    }
   });
 });
