@@ -16,6 +16,7 @@ const sections: Record<string, () => Promise<void> | void> = {
   provider: async () => (await import("./providerBench")).runProviderBench(),
   picker: async () => (await import("./pickerBench")).runPickerBench(process.cwd()),
   index: async () => (await import("./codeSearch/indexBench")).runIndexBench(process.cwd()),
+  store: async () => (await import("./codeSearch/storeBench")).runStoreBench(process.cwd()),
 };
 
 const asked = process.argv.slice(2);

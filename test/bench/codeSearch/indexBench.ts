@@ -68,7 +68,7 @@ async function retrievalQuality(root: string): Promise<void> {
 }
 
 /** Up to `count` source files under 1 MB from node_modules, copied with their package paths. */
-function largeWorkspace(root: string, count: number): string {
+export function largeWorkspace(root: string, count: number): string {
   const workspace = mkdtempSync(join(tmpdir(), "kiln-index-10k-"));
   const files: string[] = [];
   const walk = (dir: string) => {
