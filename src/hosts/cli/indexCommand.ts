@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { CodebaseIndex, type IndexStatus } from "../../core/codeIndex/codebaseIndex";
 import { indexDirFor } from "../../core/codeIndex/indexStore";
 import type { RefreshSummary } from "../../core/codeIndex/types";
+import { formatSize } from "../../core/tools/fileFormats";
+import { plural } from "../../shared/plural";
 import type { CliArgs } from "./args";
 
 /** The index `kiln run` searches and `kiln index` builds: saved under --index-dir, one folder per workspace. */
@@ -56,13 +58,5 @@ function describeRefresh(summary: RefreshSummary): string {
 function describeStatus(workspace: string, status: IndexStatus): string {
   if (!status.saved) return `No codebase index is saved for ${workspace} yet; kiln index builds it (in ${status.storeDir}).\n`;
   const counts = status.files > 0 || status.chunks > 0 ? `${plural(status.files, "file")}, ${plural(status.chunks, "chunk")}; ` : "";
-  return `Codebase index of ${workspace}: ${counts}${formatBytes(status.saved.bytes)} saved ${new Date(status.saved.savedAt).toISOString()} in ${status.storeDir}\n`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `Codebase index of ${workspace}: ${counts}${formatSize(status.saved.bytes)} saved ${new Date(status.saved.savedAt).toISOString()} in ${status.storeDir}\n`;
 }
