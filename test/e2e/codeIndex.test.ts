@@ -47,8 +47,11 @@ describe("the settings page's codebase index", () => {
     await settings.click('[data-testid="index-rebuild"]');
     await settings.waitForFunction(() => document.querySelector('[data-testid="settings-status"]')?.textContent === "Indexing the workspace again, from nothing.", { timeout: 20_000 });
     await waitForState("^Ready: \\d+ files");
-    const status = await workbench.page.$$eval(".part.statusbar .statusbar-item", (items) => items.map((i) => (i as HTMLElement).innerText.trim()).find((t) => /files indexed/.test(t)) ?? "");
-    expect(status).toMatch(/^\d+ files indexed$/);
+    // The status bar and the webview are updated by separate messages from the extension host, so
+    // the item may show the count a moment after the settings page does.
+    const statusItem = () => [...document.querySelectorAll(".part.statusbar .statusbar-item")].map((i) => (i as HTMLElement).innerText.trim()).find((t) => /files indexed/.test(t)) ?? "";
+    await workbench.page.waitForFunction(statusItem, { timeout: 20_000 });
+    expect(await workbench.page.evaluate(statusItem)).toMatch(/^\d+ files indexed$/);
   });
 
   it("Delete asks first, then removes what is saved and turns indexing off; the switch turns it on again", async () => {
