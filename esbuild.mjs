@@ -27,6 +27,9 @@ export function runtimeAssets() {
     ...GRAMMARS.map((g) => [`@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`, `wasm/tree-sitter-${g}.wasm`]),
     // The approval policy reads command lines with the bash grammar (src/core/approval/shell).
     ["@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm", "wasm/tree-sitter-bash.wasm"],
+    // The codebase index's SQLite (src/core/codeIndex/indexDatabase.ts): its loader reads the wasm
+    // from the folder of the script it is bundled into, so beside the bundle, not under wasm/.
+    ["node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm", "node-sqlite3-wasm.wasm"],
   ];
 }
 
@@ -94,6 +97,7 @@ export const indexWorkerOptions = {
   outfile: "dist/indexWorker.js",
   format: "cjs",
   external: [],
+  plugins: [runtimeAssetsPlugin],
 };
 
 /** @type {import('esbuild').BuildOptions} */

@@ -15,7 +15,8 @@ await esbuild.build({
   format: "esm",
   outfile,
   logLevel: "warning",
-  external: ["puppeteer-core"],
+  // node-sqlite3-wasm finds its wasm beside its own script (__dirname, which an ESM bundle has not).
+  external: ["puppeteer-core", "node-sqlite3-wasm"],
   // CommonJS dependencies (proper-lockfile) call require() for Node's modules.
   banner: { js: "import { createRequire as kilnCreateRequire } from 'node:module'; const require = kilnCreateRequire(import.meta.url);" },
 });

@@ -105,10 +105,10 @@ describe("kiln index", () => {
     const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
     await index([], indexDir);
     const [folder] = readdirSync(indexDir);
-    writeFileSync(join(indexDir, folder!, "index.json"), "{ not json");
+    writeFileSync(join(indexDir, folder!, "index.sqlite"), "{ not a database");
     const result = await index([], indexDir);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/kiln: the saved index .* is not JSON \(cut short or damaged\); the workspace is indexed again/);
+    expect(result.stderr).toMatch(/kiln: the saved index cannot be used: SQLite cannot read it \(file is not a database\); the workspace is indexed again/);
     expect(result.stdout).toContain("kiln: indexed from nothing: 3 files read");
   });
 

@@ -1,87 +1,81 @@
 import { createHash } from "node:crypto";
 import { lstat, readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import { WorkspaceIgnore, type IgnoreRules } from "../workspace/ignore";
 import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunker";
 import { FullTextIndex } from "./fullText";
-import { checkSnapshot, deleteStore, readSnapshot, SNAPSHOT_VERSION, snapshotInfo, writeSnapshot, type IndexSnapshot, type SavedFile } from "./indexStore";
-import type { ChunkKind, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "./types";
+import { deleteStore, IndexDatabase, storeInfo, type SqlRow } from "./indexDatabase";
+import type { ChunkKind, CodeChunk, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "./types";
 import { isIndexablePath, walkWorkspace, type WalkedFile } from "./walk";
 
 /** Larger files are generated or vendored more often than not; their chunks would crowd out the code. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Bytes looked at for a NUL, which text never has and nearly every binary format does. */
 const BINARY_SNIFF_BYTES = 8000;
+/**
+ * Files written to the database in one transaction during a walk: few enough that the chunks waiting
+ * are a few megabytes at most (bounded memory), many enough that a first index is not a commit (and
+ * an fsync) per file.
+ */
+const BATCH_FILES = 200;
 
-/** A chunk as the index keeps it: where it is, not its text, which stays on disk (bounded memory). */
-interface StoredChunk {
-  path: string;
-  startLine: number;
-  endLine: number;
-  kind: ChunkKind;
-  symbols: string[];
-  hash: string;
-}
-
-interface FileEntry {
+/** What the database knows of a file: enough to tell whether it changed. */
+interface KnownFile {
   size: number;
   mtimeMs: number;
   /** sha256 of the file's bytes: a touched but unchanged file is not chunked again. */
   hash: string;
-  ids: number[];
 }
+
+/** A change to the index, worked out (files read, chunked) before it is written in a transaction. */
+type FileChange =
+  | { kind: "put"; path: string; file: KnownFile; chunks: CodeChunk[] }
+  /** The bytes are the same; only the size or time the walk compares by changed. */
+  | { kind: "touch"; path: string; file: KnownFile }
+  | { kind: "drop"; path: string };
 
 export interface IndexOptions {
   ignore?: IgnoreRules;
   limits?: ChunkLimits;
   maxFileBytes?: number;
   /**
-   * Where the index is saved between runs (indexStore.ts indexDirFor); kept in memory only when absent.
-   * The saved index is read on the first refresh, which then looks only at files changed since.
+   * Where the index is kept between runs (indexDatabase.ts indexDirFor); in memory only when absent.
+   * The first refresh then looks only at files changed since the last run.
    */
   storeDir?: string;
-  /**
-   * How long after a change the index is saved again, so a burst of saves in the editor is written
-   * once. 0 (the default) saves at the end of each refresh that changed something. The first save of
-   * a run is never delayed: it holds the expensive first index.
-   */
-  saveDelayMs?: number;
 }
 
-/** What `status` tells: the index in memory and the one saved. */
+/** What `status` tells: the index and where it is kept. */
 export interface IndexStatus {
   files: number;
   chunks: number;
   storeDir?: string;
-  /** The saved snapshot's size and time, where one is saved. */
+  /** The database's size and the time it last changed, where one is saved. */
   saved?: { bytes: number; savedAt: number };
 }
 
 /**
  * One workspace's codebase index: its files cut into chunks (chunker.ts) and ranked by words
- * (fullText.ts). `refresh` brings it up to date with the disk, looking again only at files whose
- * size or time changed, and at those only if their bytes did; searches read the hits' lines from
- * disk, so the answer shows the file as it is.
+ * (fullText.ts), kept in a SQLite database (indexDatabase.ts). `refresh` brings it up to date with
+ * the disk, looking again only at files whose size or time changed, and at those only if their bytes
+ * did; searches read the hits' lines from disk, so the answer shows the file as it is.
+ *
+ * Changes are worked out (files read and chunked, which awaits) and then written in one synchronous
+ * transaction, so a search never sees half a file and two refreshes never interleave their writes.
  */
 export class CodebaseIndex implements CodeSearchIndex {
-  private readonly files = new Map<string, FileEntry>();
-  private readonly chunks = new Map<number, StoredChunk>();
-  private fullText = new FullTextIndex();
-  private nextId = 1;
-  private running: Promise<RefreshSummary> | undefined;
   private readonly ignore: IgnoreRules;
   private readonly limits: ChunkLimits;
   private readonly maxFileBytes: number;
   private readonly storeDir: string | undefined;
-  private readonly saveDelayMs: number;
-  /** Whether the saved index was looked for (once per run, on the first refresh). */
-  private restoreTried = false;
-  /** Changed since the last save. */
-  private dirty = false;
-  private savedOnce = false;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private opened: Promise<{ db: IndexDatabase; words: FullTextIndex; existing: boolean }> | undefined;
+  /** Refreshes, in the order asked: each works out its changes against what the last one wrote. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private running: Promise<RefreshSummary> | undefined;
   /** Problems with the saved index, said with the next refresh's summary. */
   private problems: string[] = [];
+  private closed = false;
+  /** The first refresh of a run says whether it started from a saved index; later ones do not. */
+  private restoreSaid = false;
 
   constructor(
     readonly root: string,
@@ -91,15 +85,6 @@ export class CodebaseIndex implements CodeSearchIndex {
     this.limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
     this.storeDir = options.storeDir;
-    this.saveDelayMs = options.saveDelayMs ?? 0;
-  }
-
-  get fileCount(): number {
-    return this.files.size;
-  }
-
-  get chunkCount(): number {
-    return this.chunks.size;
   }
 
   /**
@@ -107,248 +92,224 @@ export class CodebaseIndex implements CodeSearchIndex {
    * runs share it: two walks at once would index the same files twice.
    */
   refresh(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void } = {}): Promise<RefreshSummary> {
-    this.running ??= this.walkAndIndex(options).finally(() => (this.running = undefined));
+    this.running ??= this.serially(() => this.walkAndIndex(options)).finally(() => (this.running = undefined));
     return this.running;
   }
 
   /** Indexes these workspace-relative paths again (a watcher saw them change), however they changed. */
-  async refreshPaths(paths: readonly string[]): Promise<void> {
-    await this.running?.catch(() => undefined);
-    await this.restore();
-    for (const path of paths) {
-      if (!isIndexablePath(path) || this.ignore.isIgnored(`${this.root}/${path}`, false)) {
-        this.dropFile(path);
-        continue;
+  refreshPaths(paths: readonly string[]): Promise<void> {
+    return this.serially(async () => {
+      const { db, words } = await this.open();
+      const changes: FileChange[] = [];
+      for (const path of new Set(paths)) {
+        const known = knownFile(db, path);
+        if (!isIndexablePath(path) || this.ignore.isIgnored(`${this.root}/${path}`, false)) {
+          if (known) changes.push({ kind: "drop", path });
+          continue;
+        }
+        const stat = await statFile(`${this.root}/${path}`);
+        const change = stat ? await this.changeOf({ path, ...stat }, known) : known && ({ kind: "drop", path } as const);
+        if (change) changes.push(change);
       }
-      const stat = await statFile(`${this.root}/${path}`);
-      if (!stat) this.dropFile(path);
-      else await this.indexFile({ path, ...stat });
-    }
-    await this.saveSoon();
+      this.write(db, words, changes);
+    });
   }
 
   /**
-   * Reads the saved index without looking at the workspace (`kiln index --status`); a refresh does
-   * this itself. Says whether one was read, and what was wrong with it where it could not be.
+   * Opens the saved index without looking at the workspace (`kiln index --status`); a refresh does
+   * this itself. Says whether one was there, and what was wrong with it where it could not be used.
    */
   async load(): Promise<{ restored: boolean; problems: string[] }> {
-    const restored = await this.restore();
-    return { restored, problems: this.problems.splice(0) };
+    if (!(await this.mayOpen())) return { restored: false, problems: [] };
+    const { existing } = await this.open();
+    return { restored: existing, problems: this.problems.splice(0) };
   }
 
-  /** The index in memory and the one saved. */
+  /** The index's counts and where it is kept. */
   async status(): Promise<IndexStatus> {
-    const saved = this.storeDir ? await snapshotInfo(this.storeDir) : undefined;
-    return { files: this.files.size, chunks: this.chunks.size, ...(this.storeDir && { storeDir: this.storeDir }), ...(saved && { saved }) };
-  }
-
-  /** Writes what is due now (before the process ends); waits for nothing else. */
-  async flush(): Promise<void> {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    if (this.dirty) await this.save();
+    if (!(await this.mayOpen())) return { files: 0, chunks: 0, ...(this.storeDir && { storeDir: this.storeDir }) };
+    const { db } = await this.open();
+    const saved = this.storeDir && db.file ? await storeInfo(this.storeDir) : undefined;
+    return { ...counts(db), ...(this.storeDir && { storeDir: this.storeDir }), ...(saved && { saved }) };
   }
 
   /**
    * Forgets the index, in memory and on disk. The next refresh builds it from nothing: "Rebuild", or
    * "Delete" when no refresh follows.
    */
-  async clear(): Promise<void> {
-    await this.running?.catch(() => undefined);
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    this.files.clear();
-    this.chunks.clear();
-    this.fullText = new FullTextIndex();
-    this.nextId = 1;
-    this.dirty = false;
-    this.savedOnce = false;
-    // Nothing left to read back: a saved index found after a clear would undo it.
-    this.restoreTried = true;
-    if (this.storeDir) await deleteStore(this.storeDir);
+  clear(): Promise<void> {
+    return this.serially(async () => {
+      const opened = this.opened;
+      this.opened = undefined;
+      if (opened) (await opened.catch(() => undefined))?.db.close();
+      if (this.storeDir) await deleteStore(this.storeDir);
+    });
   }
 
-  search(query: string, options: SearchOptions = {}): Promise<CodeSearchHit[]> {
+  /** Closes the database (its lock released, nothing left to write); calls after fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue.catch(() => undefined);
+    const opened = this.opened;
+    this.opened = undefined;
+    if (opened) (await opened.catch(() => undefined))?.db.close();
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<CodeSearchHit[]> {
+    const { db, words } = await this.open();
     const under = options.under?.replace(/^\.\/?/, "").replace(/\/+$/, "");
-    const filter = under ? (id: number) => this.chunks.get(id)!.path === under || this.chunks.get(id)!.path.startsWith(`${under}/`) : undefined;
-    const ranked = this.fullText.search(query, { limit: options.limit ?? 10, ...(filter && { filter }) });
-    return this.withText(ranked);
+    const ranked = words.search(query, { limit: options.limit ?? 10, ...(under && { under }) });
+    const chunks = new Map<number, SqlRow>();
+    if (ranked.length > 0) {
+      const rows = db.all("SELECT id, path, start_line, end_line, kind, symbols FROM chunks WHERE id IN (SELECT value FROM json_each(?))", [JSON.stringify(ranked.map((r) => r.id))]);
+      for (const row of rows) chunks.set(Number(row.id), row);
+    }
+    return this.withText(ranked, chunks);
   }
 
-  private async withText(ranked: readonly { id: number; score: number }[]): Promise<CodeSearchHit[]> {
+  private async withText(ranked: readonly { id: number; score: number }[], chunks: Map<number, SqlRow>): Promise<CodeSearchHit[]> {
     const best = ranked[0]?.score ?? 1;
     const byFile = new Map<string, string[] | undefined>();
     const hits: CodeSearchHit[] = [];
     for (const { id, score } of ranked) {
-      const chunk = this.chunks.get(id)!;
-      if (!byFile.has(chunk.path)) byFile.set(chunk.path, await readLines(`${this.root}/${chunk.path}`));
-      const lines = byFile.get(chunk.path);
+      const chunk = chunks.get(id);
+      if (!chunk) continue;
+      const path = String(chunk.path);
+      if (!byFile.has(path)) byFile.set(path, await readLines(`${this.root}/${path}`));
+      const lines = byFile.get(path);
       // Deleted since it was indexed: the next refresh drops it; a hit that cannot be shown is left out.
       if (!lines) continue;
+      const startLine = Number(chunk.start_line);
+      const endLine = Number(chunk.end_line);
       hits.push({
-        path: chunk.path,
-        startLine: chunk.startLine,
-        endLine: chunk.endLine,
-        kind: chunk.kind,
-        symbols: chunk.symbols,
+        path,
+        startLine,
+        endLine,
+        kind: String(chunk.kind) as ChunkKind,
+        symbols: JSON.parse(String(chunk.symbols)) as string[],
         score: best > 0 ? score / best : 0,
-        text: lines.slice(chunk.startLine - 1, chunk.endLine).join("\n"),
+        text: lines.slice(startLine - 1, endLine).join("\n"),
       });
     }
     return hits;
   }
 
   private async walkAndIndex(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void }): Promise<RefreshSummary> {
-    const restored = await this.restore();
+    const { db, words, existing } = await this.open();
     const walked = await walkWorkspace(this.root, this.ignore, options.signal);
+    const known = new Map<string, KnownFile>();
+    for (const row of db.all("SELECT path, size, mtime, hash FROM files")) known.set(String(row.path), { size: Number(row.size), mtimeMs: Number(row.mtime), hash: String(row.hash) });
     const seen = new Set(walked.map((f) => f.path));
-    let removed = 0;
-    for (const path of [...this.files.keys()]) {
-      if (!seen.has(path)) {
-        this.dropFile(path);
-        removed++;
-      }
-    }
+    const gone: FileChange[] = [...known.keys()].filter((path) => !seen.has(path)).map((path) => ({ kind: "drop", path }));
+    this.write(db, words, gone);
+
     let changed = 0;
     let done = 0;
-    for (const file of walked) {
-      if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error("cancelled");
-      if (await this.indexFile(file)) changed++;
-      done++;
-      options.onProgress?.({ filesDone: done, filesTotal: walked.length, chunks: this.chunks.size });
+    let chunks = counts(db).chunks;
+    let batch: FileChange[] = [];
+    const writeBatch = () => {
+      this.write(db, words, batch);
+      batch = [];
+      chunks = counts(db).chunks;
+    };
+    try {
+      for (const file of walked) {
+        if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error("cancelled");
+        const change = await this.changeOf(file, known.get(file.path));
+        if (change) batch.push(change);
+        if (change?.kind === "put") changed++;
+        if (batch.length >= BATCH_FILES) writeBatch();
+        done++;
+        options.onProgress?.({ filesDone: done, filesTotal: walked.length, chunks });
+      }
+    } finally {
+      // What was worked out before a cancel is kept: the next refresh need not read it again.
+      writeBatch();
     }
-    await this.saveSoon();
     const problems = this.problems.splice(0);
-    return { filesDone: done, filesTotal: walked.length, chunks: this.chunks.size, changed, removed, ...(restored && { restored }), ...(problems.length > 0 && { problems }) };
+    const restored = existing && !this.restoreSaid;
+    this.restoreSaid = true;
+    return { filesDone: done, filesTotal: walked.length, chunks, changed, removed: gone.length, ...(restored && { restored }), ...(problems.length > 0 && { problems }) };
   }
 
   /**
-   * Reads the saved index, once per run, before the first refresh looks at the disk: files unchanged
-   * since it was saved are not read again. A saved index that cannot be used (another version,
-   * damaged, another workspace's) is noted and the workspace indexed anew. Returns whether one was read.
+   * What a file's state on disk means for the index: nothing (unchanged), new chunks, new size and
+   * time for the same bytes, or its removal (too large, binary, unreadable).
    */
-  private async restore(): Promise<boolean> {
-    if (this.restoreTried || !this.storeDir) return false;
-    this.restoreTried = true;
-    try {
-      const data = await readSnapshot(this.storeDir);
-      if (data === undefined) return false;
-      this.adopt(checkSnapshot(data, this.root));
-      this.savedOnce = true;
-      return true;
-    } catch (err) {
-      this.problems.push(`${err instanceof Error ? err.message : String(err)}; the workspace is indexed again`);
-      return false;
-    }
-  }
-
-  private adopt(snapshot: IndexSnapshot): void {
-    const fullText = FullTextIndex.fromJSON(snapshot.fullText);
-    const files = new Map<string, FileEntry>();
-    const chunks = new Map<number, StoredChunk>();
-    for (const [path, size, mtimeMs, hash, saved] of snapshot.files) {
-      const ids: number[] = [];
-      for (const [id, startLine, endLine, kind, symbols, chunkHash] of saved) {
-        if (!fullText.has(id)) throw new Error(`the saved index cannot be used: chunk ${id} of ${path} is not in its word index`);
-        ids.push(id);
-        chunks.set(id, { path, startLine, endLine, kind, symbols, hash: chunkHash });
-      }
-      files.set(path, { size, mtimeMs, hash, ids });
-    }
-    if (fullText.size !== chunks.size) throw new Error(`the saved index cannot be used: its word index has ${fullText.size} chunks, its files ${chunks.size}`);
-    this.files.clear();
-    this.chunks.clear();
-    for (const [path, entry] of files) this.files.set(path, entry);
-    for (const [id, chunk] of chunks) this.chunks.set(id, chunk);
-    this.fullText = fullText;
-    this.nextId = snapshot.nextId;
-  }
-
-  /** Saves now, or after saveDelayMs where a save of this run is on disk already. */
-  private async saveSoon(): Promise<void> {
-    if (!this.dirty || !this.storeDir) return;
-    if (this.saveDelayMs === 0 || !this.savedOnce) {
-      await this.flush();
-      return;
-    }
-    this.saveTimer ??= setTimeout(() => {
-      this.saveTimer = undefined;
-      void this.save();
-    }, this.saveDelayMs);
-  }
-
-  private async save(): Promise<void> {
-    if (!this.storeDir) return;
-    // Taken in one synchronous step, so files, chunks and words agree with each other.
-    const files: SavedFile[] = [];
-    for (const [path, entry] of this.files) {
-      files.push([
-        path,
-        entry.size,
-        entry.mtimeMs,
-        entry.hash,
-        entry.ids.map((id) => {
-          const chunk = this.chunks.get(id)!;
-          return [id, chunk.startLine, chunk.endLine, chunk.kind, chunk.symbols, chunk.hash];
-        }),
-      ]);
-    }
-    const snapshot: IndexSnapshot = { version: SNAPSHOT_VERSION, root: resolve(this.root), savedAt: Math.round(Date.now()), nextId: this.nextId, files, fullText: this.fullText.toJSON() };
-    this.dirty = false;
-    try {
-      await writeSnapshot(this.storeDir, snapshot);
-      this.savedOnce = true;
-    } catch (err) {
-      // Kept in memory: the next change tries again.
-      this.dirty = true;
-      this.problems.push(`the index could not be saved in ${this.storeDir}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  /** Returns whether the file was chunked anew. A file too large, binary or unreadable is dropped. */
-  private async indexFile(file: WalkedFile): Promise<boolean> {
-    const known = this.files.get(file.path);
-    if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return false;
-    if (file.size > this.maxFileBytes) {
-      this.dropFile(file.path);
-      return false;
-    }
+  private async changeOf(file: WalkedFile, known: KnownFile | undefined): Promise<FileChange | undefined> {
+    if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return undefined;
+    const drop = known ? ({ kind: "drop", path: file.path } as const) : undefined;
+    if (file.size > this.maxFileBytes) return drop;
     const bytes = await readFile(`${this.root}/${file.path}`).catch(() => undefined);
-    if (!bytes || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-      this.dropFile(file.path);
-      return false;
-    }
+    if (!bytes || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return drop;
     const hash = createHash("sha256").update(bytes).digest("hex");
-    if (known && known.hash === hash) {
-      this.files.set(file.path, { ...known, size: file.size, mtimeMs: file.mtimeMs });
-      // Saved with its new time, so the next run does not read it again.
-      this.dirty = true;
-      return false;
-    }
+    // Saved with its new time, so the next run does not read it again.
+    if (known && known.hash === hash) return { kind: "touch", path: file.path, file: { size: file.size, mtimeMs: file.mtimeMs, hash } };
     const chunks = await chunkFile(file.path, new TextDecoder().decode(bytes), this.limits);
-    this.dropFile(file.path);
-    const ids: number[] = [];
-    for (const chunk of chunks) {
-      const id = this.nextId++;
-      ids.push(id);
-      this.chunks.set(id, { path: chunk.path, startLine: chunk.startLine, endLine: chunk.endLine, kind: chunk.kind, symbols: chunk.symbols, hash: chunk.hash });
-      this.fullText.add(id, { code: chunk.text, symbols: chunk.symbols, path: chunk.path });
-    }
-    this.files.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, hash, ids });
-    this.dirty = true;
-    return true;
+    return { kind: "put", path: file.path, file: { size: file.size, mtimeMs: file.mtimeMs, hash }, chunks };
   }
 
-  private dropFile(path: string): void {
-    const entry = this.files.get(path);
-    if (!entry) return;
-    for (const id of entry.ids) {
-      this.fullText.remove(id);
-      this.chunks.delete(id);
-    }
-    this.files.delete(path);
-    this.dirty = true;
+  /** Writes changes in one transaction: all of them, or (on an error, which is thrown) none. */
+  private write(db: IndexDatabase, words: FullTextIndex, changes: readonly FileChange[]): void {
+    if (changes.length === 0) return;
+    db.transaction(() => {
+      for (const change of changes) {
+        if (change.kind === "touch") {
+          db.run("UPDATE files SET size = ?, mtime = ? WHERE path = ?", [change.file.size, change.file.mtimeMs, change.path]);
+          continue;
+        }
+        for (const row of db.all("SELECT id FROM chunks WHERE path = ?", [change.path])) words.remove(Number(row.id));
+        db.run("DELETE FROM chunks WHERE path = ?", [change.path]);
+        db.run("DELETE FROM files WHERE path = ?", [change.path]);
+        if (change.kind === "drop") continue;
+        db.run("INSERT INTO files (path, size, mtime, hash) VALUES (?, ?, ?, ?)", [change.path, change.file.size, change.file.mtimeMs, change.file.hash]);
+        for (const chunk of change.chunks) {
+          db.run("INSERT INTO chunks (path, start_line, end_line, kind, symbols, hash) VALUES (?, ?, ?, ?, ?, ?)", [
+            chunk.path,
+            chunk.startLine,
+            chunk.endLine,
+            chunk.kind,
+            JSON.stringify(chunk.symbols),
+            chunk.hash,
+          ]);
+          const id = Number(db.get("SELECT last_insert_rowid() AS id")!.id);
+          words.add(id, { code: chunk.text, symbols: chunk.symbols, path: chunk.path });
+        }
+      }
+    });
   }
+
+  /** Opens the database once per run (again after a clear); a saved index's problems go with the next summary. */
+  private open(): Promise<{ db: IndexDatabase; words: FullTextIndex; existing: boolean }> {
+    if (this.closed) return Promise.reject(new Error("the codebase index was closed"));
+    this.opened ??= IndexDatabase.open(this.storeDir, this.root).then(({ db, existing, problems }) => {
+      this.problems.push(...problems);
+      return { db, words: new FullTextIndex(db), existing };
+    });
+    this.opened.catch(() => (this.opened = undefined));
+    return this.opened;
+  }
+
+  /** Whether asking about the index may open it: not where that would make a database nothing asked to build. */
+  private async mayOpen(): Promise<boolean> {
+    return this.opened !== undefined || this.storeDir === undefined || (await storeInfo(this.storeDir)) !== undefined;
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work, work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+function knownFile(db: IndexDatabase, path: string): KnownFile | undefined {
+  const row = db.get("SELECT size, mtime, hash FROM files WHERE path = ?", [path]);
+  return row && { size: Number(row.size), mtimeMs: Number(row.mtime), hash: String(row.hash) };
+}
+
+function counts(db: IndexDatabase): { files: number; chunks: number } {
+  const row = db.get("SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks")!;
+  return { files: Number(row.files), chunks: Number(row.chunks) };
 }
 
 async function statFile(absolute: string): Promise<{ size: number; mtimeMs: number } | undefined> {

@@ -13,8 +13,8 @@ export type IndexRequest =
   | { id: number; op: "status" }
   /** Forgets the index in memory and on disk ("Delete"; "Rebuild" refreshes after). */
   | { id: number; op: "clear" }
-  /** Writes a save that was waiting (before the worker is ended). */
-  | { id: number; op: "flush" }
+  /** Closes the database (before the worker is ended), so no transaction is cut off. */
+  | { id: number; op: "close" }
   /** Stops the refresh with that id (the user cancelled the task that waited on it). */
   | { id: number; op: "cancel"; target: number };
 
@@ -28,5 +28,4 @@ export interface IndexWorkerData {
   root: string;
   /** Where the index is saved between runs (CodebaseIndex's storeDir); memory only when absent. */
   storeDir?: string;
-  saveDelayMs?: number;
 }

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { CodebaseIndex, type IndexStatus } from "../../core/codeIndex/codebaseIndex";
-import { indexDirFor } from "../../core/codeIndex/indexStore";
+import { indexDirFor } from "../../core/codeIndex/indexDatabase";
 import type { RefreshSummary } from "../../core/codeIndex/types";
 import { formatSize } from "../../core/tools/fileFormats";
 import { plural } from "../../shared/plural";
@@ -43,7 +43,8 @@ export async function runIndexCommand(args: CliArgs, out: (text: string) => void
   if (args.json) out(`${JSON.stringify({ workspace, ...summarise(summary), ...status })}\n`);
   else out(`${describeRefresh(summary)}\n${describeStatus(workspace, status)}`);
   // Saved or not, the index is usable; a save that failed is an error a script should see.
-  return summary.problems?.some((p) => p.startsWith("the index could not be saved")) ? 1 : 0;
+  await index.close();
+  return summary.problems?.some((p) => p.startsWith("the index cannot be saved")) ? 1 : 0;
 }
 
 function summarise(summary: RefreshSummary) {

@@ -9,7 +9,7 @@ import type { IndexReply, IndexRequest, IndexWorkerData } from "../../core/codeI
 const port = parentPort;
 if (!port) throw new Error("indexWorker.js runs as a worker thread");
 const data = workerData as IndexWorkerData;
-const index = new CodebaseIndex(data.root, { ...(data.storeDir && { storeDir: data.storeDir }), ...(data.saveDelayMs !== undefined && { saveDelayMs: data.saveDelayMs }) });
+const index = new CodebaseIndex(data.root, { ...(data.storeDir && { storeDir: data.storeDir }) });
 const running = new Map<number, AbortController>();
 
 const reply = (message: IndexReply) => port.postMessage(message);
@@ -46,8 +46,8 @@ async function handle(request: Exclude<IndexRequest, { op: "cancel" }>) {
     case "clear":
       await index.clear();
       return null;
-    case "flush":
-      await index.flush();
+    case "close":
+      await index.close();
       return null;
   }
 }

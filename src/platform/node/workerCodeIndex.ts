@@ -25,7 +25,7 @@ export class WorkerCodeIndex implements CodeSearchIndex {
 
   constructor(
     readonly root: string,
-    private readonly options: { storeDir?: string; saveDelayMs?: number; workerFile?: string } = {},
+    private readonly options: { storeDir?: string; workerFile?: string } = {},
   ) {}
 
   refresh(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void } = {}): Promise<RefreshSummary> {
@@ -50,13 +50,13 @@ export class WorkerCodeIndex implements CodeSearchIndex {
   }
 
   /**
-   * Ends the worker, after it has written a save that was waiting (for at most `flushMs`: a save
-   * lost costs only the reading again of the files changed since the last one). The calls it had fail.
+   * Ends the worker, after it has closed its database (waiting at most `closeMs`, as it first ends
+   * the batch it is writing; a transaction cut off is rolled back on the next open). The calls it had fail.
    */
-  async dispose(flushMs = 2000): Promise<void> {
+  async dispose(closeMs = 2000): Promise<void> {
     if (this.worker && this.options.storeDir) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([this.call({ op: "flush" }).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, flushMs)))]);
+      await Promise.race([this.call({ op: "close" }).catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, closeMs)))]);
       clearTimeout(timer);
     }
     const worker = this.worker;
@@ -88,8 +88,8 @@ export class WorkerCodeIndex implements CodeSearchIndex {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const { storeDir, saveDelayMs, workerFile = join(__dirname, "indexWorker.js") } = this.options;
-    const data: IndexWorkerData = { root: this.root, ...(storeDir && { storeDir }), ...(saveDelayMs !== undefined && { saveDelayMs }) };
+    const { storeDir, workerFile = join(__dirname, "indexWorker.js") } = this.options;
+    const data: IndexWorkerData = { root: this.root, ...(storeDir && { storeDir }) };
     const worker = new Worker(workerFile, { workerData: data });
     // The host's exit must not wait on an index it no longer needs.
     worker.unref();

@@ -35,7 +35,7 @@ import { pathToFileURL } from "node:url";
 import { deflateRawSync } from "node:zlib";
 import type { PGlite as PGliteClass } from "@electric-sql/pglite";
 import { chunkFile } from "../../../src/core/codeIndex/chunker";
-import { FullTextIndex, type SavedFullTextIndex } from "../../../src/core/codeIndex/fullText";
+import { FullTextIndex, type SavedFullTextIndex } from "./jsFullText";
 import { pathTerms, termsOf } from "../../../src/core/codeIndex/terms";
 import type { ChunkKind, CodeChunk } from "../../../src/core/codeIndex/types";
 import { walkWorkspace } from "../../../src/core/codeIndex/walk";

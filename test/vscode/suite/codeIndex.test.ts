@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { indexDirFor, SNAPSHOT_FILE } from "../../../src/core/codeIndex/indexStore";
+import { DATABASE_FILE, indexDirFor } from "../../../src/core/codeIndex/indexDatabase";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
 import { configure, exchange, kiln, toSettings, waitFor, xmlCall } from "./helpers";
 
@@ -44,7 +44,7 @@ describe("the codebase index in VS Code", () => {
 
   it("is saved in global storage: turned off and on again, it reads back what it saved and no file", async () => {
     const api = await kiln();
-    const saved = join(indexDirFor(join(api.globalStorageUri.fsPath, "codeIndex"), workspace), SNAPSHOT_FILE);
+    const saved = join(indexDirFor(join(api.globalStorageUri.fsPath, "codeIndex"), workspace), DATABASE_FILE);
     assert.ok(existsSync(saved), `no saved index at ${saved}`);
     const config = vscode.workspace.getConfiguration("kiln");
     await config.update("index.enabled", false, vscode.ConfigurationTarget.Global);
@@ -54,7 +54,7 @@ describe("the codebase index in VS Code", () => {
       const state = api.codeIndexState();
       return state.state === "ready" ? state : undefined;
     });
-    // farewell.ts came after the first save: the save on the way out kept it.
+    // farewell.ts came after the first build: the watcher's change was written at once.
     assert.deepEqual({ restored: again.restored, changed: again.changed }, { restored: true, changed: 0 });
   });
 
@@ -76,7 +76,7 @@ describe("the codebase index in VS Code", () => {
 
   it("Delete removes the saved index and turns indexing off for the workspace; the switch turns it on again", async () => {
     const api = await kiln();
-    const saved = join(indexDirFor(join(api.globalStorageUri.fsPath, "codeIndex"), workspace), SNAPSHOT_FILE);
+    const saved = join(indexDirFor(join(api.globalStorageUri.fsPath, "codeIndex"), workspace), DATABASE_FILE);
     assert.ok(existsSync(saved));
     const deleted = await toSettings(api, { type: "settings/deleteIndex" });
     assert.equal(deleted.answer?.message, "Deleted the saved index; the codebase index is off for this workspace.");

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
-import { deleteStore, indexDirFor, snapshotInfo } from "../../../core/codeIndex/indexStore";
+import { deleteStore, indexDirFor, storeInfo } from "../../../core/codeIndex/indexDatabase";
 import type { CodeIndexView } from "../../../shared/protocol/settings";
 import type { CodeIndexControls } from "../settings/settingsController";
 import type { CodeSearchIndex, IndexProgress, RefreshSummary } from "../../../core/codeIndex/types";
@@ -10,8 +10,6 @@ import { KILN, readSetting } from "../settings/kilnSettings";
 
 /** Saves come in bursts (a formatter, a branch switch): they are indexed together once the burst ends. */
 const SETTLE_MS = 300;
-/** The saved index is written at most this often while files change (a lost save costs only re-reading them). */
-const SAVE_DELAY_MS = 10_000;
 
 export type IndexState =
   | { state: "off" }
@@ -70,7 +68,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
     this.stop();
     this.restored = false;
     this.index = new WorkerCodeIndex(cwd, {
-      ...(this.storeParent && { storeDir: indexDirFor(this.storeParent, cwd), saveDelayMs: SAVE_DELAY_MS }),
+      ...(this.storeParent && { storeDir: indexDirFor(this.storeParent, cwd) }),
       ...(this.workerFile && { workerFile: this.workerFile }),
     });
     this.watch(cwd);
@@ -97,7 +95,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
   /** What the settings page's "Codebase index" section shows. */
   async view(): Promise<CodeIndexView> {
     const cwd = this.folder();
-    const saved = cwd && this.storeParent ? await snapshotInfo(indexDirFor(this.storeParent, cwd)) : undefined;
+    const saved = cwd && this.storeParent ? await storeInfo(indexDirFor(this.storeParent, cwd)) : undefined;
     const state = this.current;
     return {
       enabled: readSetting(KILN.index.enabled, this.logger),
@@ -134,7 +132,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
    */
   async delete(): Promise<void> {
     const cwd = this.folder();
-    // From the worker that holds it first, so no save of its own brings the file back.
+    // From the worker that holds it first, so it closes the database before the folder goes.
     await this.index?.clear().catch(() => undefined);
     this.stop();
     if (cwd && this.storeParent) await deleteStore(indexDirFor(this.storeParent, cwd));
