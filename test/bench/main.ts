@@ -17,6 +17,7 @@ const sections: Record<string, () => Promise<void> | void> = {
   picker: async () => (await import("./pickerBench")).runPickerBench(process.cwd()),
   index: async () => (await import("./codeSearch/indexBench")).runIndexBench(process.cwd()),
   store: async () => (await import("./codeSearch/storeBench")).runStoreBench(process.cwd()),
+  vectors: async () => (await import("./codeSearch/vectorBench")).runVectorBench(),
 };
 
 const asked = process.argv.slice(2);

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeEmbeddingServer } from "../fixtures/fakeEmbeddingServer";
 import { cliWithModelServer, runCli, xmlTurn } from "./cliProcess";
 
 const env = cliWithModelServer();
@@ -123,6 +124,73 @@ describe("kiln index", () => {
     expect(words.stderr).toContain('kiln index takes no text ("src"); --workspace DIR names the folder');
     const elsewhere = await runCli(env.cli, ["run", "--rebuild", "hi"], {});
     expect(elsewhere.stderr).toContain("kiln: --rebuild is for kiln index");
+    expect(readdirSync(indexDir)).toEqual([]);
+  });
+});
+
+describe("kiln index and kiln run with an embedder", () => {
+  let embeddings: FakeEmbeddingServer;
+  beforeAll(async () => {
+    embeddings = await new FakeEmbeddingServer({ apiKey: "sk-embeddings", models: ["text-embedding-3-small"] }).start();
+  });
+  afterAll(() => embeddings.close());
+  const flags = () => ["--embedder", "openai-compatible", "--embedder-base-url", embeddings.openaiBaseUrl, "--embedder-model", "text-embedding-3-small"];
+
+  it("gives the chunks vectors, and codebase_search then finds code the query names in other words", async () => {
+    put("src/accounts/removal.ts", "export function deleteUser(id: string): void {\n  db.users.destroy(id);\n}\n");
+    const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
+    const built = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--json", ...flags()], { KILN_EMBEDDER_API_KEY: "sk-embeddings" });
+    expect(built.code, built.stderr).toBe(0);
+    expect(JSON.parse(built.stdout)).toMatchObject({ changed: 4, embedded: 5, chunks: 5, vectors: 5, embedder: `openai-compatible:text-embedding-3-small@${embeddings.openaiBaseUrl}` });
+
+    env.server.enqueue(xmlTurn("codebase_search", { query: "erase a customer account" }), xmlTurn("attempt_completion", { result: "Found." }));
+    const ran = await runCli(
+      env.cli,
+      [
+        "run",
+        "--provider",
+        "openai",
+        "--base-url",
+        env.server.openaiBaseUrl,
+        "--workspace",
+        workspace,
+        "--index-dir",
+        indexDir,
+        "--protocol",
+        "xml",
+        "--approve",
+        "read",
+        "--no-checkpoints",
+        ...flags(),
+        "Find it",
+      ],
+      { OPENAI_API_KEY: "sk-codebase-search", KILN_EMBEDDER_API_KEY: "sk-embeddings" },
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(lastRequest()).toMatch(/## src\/accounts\/removal\.ts:1-3 score 1\.00 \(deleteUser\)/);
+    // The embedder's key went to the embedder, and nowhere near the model.
+    expect(JSON.stringify(env.server.requests)).not.toContain("sk-embeddings");
+  });
+
+  it("a wrong key is said on stderr; the index is built and searched by words all the same", async () => {
+    const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
+    const built = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, ...flags()], { KILN_EMBEDDER_API_KEY: "sk-wrong" });
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toMatch(/kiln: .*embedder openai-compatible:text-embedding-3-small@.*; codebase_search ranks by words alone until the embedder answers/);
+    expect(built.stdout).toContain("0 chunks given vectors");
+  });
+
+  it("refuses an embedder it cannot use before it indexes anything", async () => {
+    const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
+    const unknown = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder", "word2vec"], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("kiln: --embedder word2vec: use openai, openai-compatible, ollama");
+    const noUrl = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder", "openai-compatible", "--embedder-model", "m"], {});
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain("needs a base URL");
+    const alone = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder-model", "m"], {});
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain("--embedder-model and --embedder-base-url need --embedder");
     expect(readdirSync(indexDir)).toEqual([]);
   });
 });

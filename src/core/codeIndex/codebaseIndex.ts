@@ -3,8 +3,10 @@ import { lstat, readFile } from "node:fs/promises";
 import { WorkspaceIgnore, type IgnoreRules } from "../workspace/ignore";
 import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunker";
 import { FullTextIndex } from "./fullText";
+import type { Embedder } from "./embedder";
 import { deleteStore, IndexDatabase, storeInfo, type SqlRow } from "./indexDatabase";
-import type { ChunkKind, CodeChunk, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "./types";
+import { VectorIndex } from "./vectors";
+import type { ChunkKind, CodeChunk, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, ScoredId, SearchOptions } from "./types";
 import { isIndexablePath, walkWorkspace, type WalkedFile } from "./walk";
 
 /** Larger files are generated or vendored more often than not; their chunks would crowd out the code. */
@@ -17,6 +19,23 @@ const BINARY_SNIFF_BYTES = 8000;
  * an fsync) per file.
  */
 const BATCH_FILES = 200;
+/** Chunks sent to the embedder in one request (every provider takes this many; most take far more). */
+const EMBED_BATCH = 32;
+/** A chunk's text is cut to this many characters for its vector: within every embedding model's input limit. */
+const EMBED_MAX_CHARS = 6000;
+/** How many of each ranking reciprocal rank fusion merges. */
+const FUSION_DEPTH = 50;
+/** RRF's k (Cormack, Clarke & Büttcher): a hit's share is 1 / (k + its rank) in each list. */
+const FUSION_K = 60;
+/** Query vectors kept, so the model asking the same query again costs no request. */
+const QUERY_CACHE = 32;
+
+interface Opened {
+  db: IndexDatabase;
+  words: FullTextIndex;
+  vectors: VectorIndex;
+  existing: boolean;
+}
 
 /** What the database knows of a file: enough to tell whether it changed. */
 interface KnownFile {
@@ -42,12 +61,21 @@ export interface IndexOptions {
    * The first refresh then looks only at files changed since the last run.
    */
   storeDir?: string;
+  /**
+   * Gives the chunks vectors after each refresh, and searches rank by meaning as well as by words
+   * (reciprocal rank fusion). Another embedder than the one the saved vectors came from makes them
+   * again, without reading the files' chunks again.
+   */
+  embedder?: Embedder;
 }
 
 /** What `status` tells: the index and where it is kept. */
 export interface IndexStatus {
   files: number;
   chunks: number;
+  /** Chunk texts with a vector, and the embedder that made them, where one is configured. */
+  vectors?: number;
+  embedder?: string;
   storeDir?: string;
   /** The database's size and the time it last changed, where one is saved. */
   saved?: { bytes: number; savedAt: number };
@@ -67,7 +95,9 @@ export class CodebaseIndex implements CodeSearchIndex {
   private readonly limits: ChunkLimits;
   private readonly maxFileBytes: number;
   private readonly storeDir: string | undefined;
-  private opened: Promise<{ db: IndexDatabase; words: FullTextIndex; existing: boolean }> | undefined;
+  private readonly embedder: Embedder | undefined;
+  private opened: Promise<Opened> | undefined;
+  private readonly queryVectors = new Map<string, Float32Array>();
   /** Refreshes, in the order asked: each works out its changes against what the last one wrote. */
   private queue: Promise<unknown> = Promise.resolve();
   private running: Promise<RefreshSummary> | undefined;
@@ -85,6 +115,7 @@ export class CodebaseIndex implements CodeSearchIndex {
     this.limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
     this.storeDir = options.storeDir;
+    this.embedder = options.embedder;
   }
 
   /**
@@ -112,6 +143,7 @@ export class CodebaseIndex implements CodeSearchIndex {
         if (change) changes.push(change);
       }
       this.write(db, words, changes);
+      if (changes.length > 0) await this.embedMissing(await this.open());
     });
   }
 
@@ -128,9 +160,14 @@ export class CodebaseIndex implements CodeSearchIndex {
   /** The index's counts and where it is kept. */
   async status(): Promise<IndexStatus> {
     if (!(await this.mayOpen())) return { files: 0, chunks: 0, ...(this.storeDir && { storeDir: this.storeDir }) };
-    const { db } = await this.open();
+    const { db, vectors } = await this.open();
     const saved = this.storeDir && db.file ? await storeInfo(this.storeDir) : undefined;
-    return { ...counts(db), ...(this.storeDir && { storeDir: this.storeDir }), ...(saved && { saved }) };
+    return {
+      ...counts(db),
+      ...(this.embedder && { vectors: vectors.count(), embedder: this.embedder.id }),
+      ...(this.storeDir && { storeDir: this.storeDir }),
+      ...(saved && { saved }),
+    };
   }
 
   /**
@@ -156,9 +193,12 @@ export class CodebaseIndex implements CodeSearchIndex {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<CodeSearchHit[]> {
-    const { db, words } = await this.open();
+    const opened = await this.open();
+    const { db, words } = opened;
     const under = options.under?.replace(/^\.\/?/, "").replace(/\/+$/, "");
-    const ranked = words.search(query, { limit: options.limit ?? 10, ...(under && { under }) });
+    const limit = options.limit ?? 10;
+    const meaning = await this.nearest(opened, query, under);
+    const ranked = meaning ? fuse([words.search(query, { limit: FUSION_DEPTH, ...(under && { under }) }), meaning], limit) : words.search(query, { limit, ...(under && { under }) });
     const chunks = new Map<number, SqlRow>();
     if (ranked.length > 0) {
       const rows = db.all("SELECT id, path, start_line, end_line, kind, symbols FROM chunks WHERE id IN (SELECT value FROM json_each(?))", [JSON.stringify(ranked.map((r) => r.id))]);
@@ -195,7 +235,8 @@ export class CodebaseIndex implements CodeSearchIndex {
   }
 
   private async walkAndIndex(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void }): Promise<RefreshSummary> {
-    const { db, words, existing } = await this.open();
+    const opened = await this.open();
+    const { db, words, existing } = opened;
     const walked = await walkWorkspace(this.root, this.ignore, options.signal);
     const known = new Map<string, KnownFile>();
     for (const row of db.all("SELECT path, size, mtime, hash FROM files")) known.set(String(row.path), { size: Number(row.size), mtimeMs: Number(row.mtime), hash: String(row.hash) });
@@ -226,10 +267,20 @@ export class CodebaseIndex implements CodeSearchIndex {
       // What was worked out before a cancel is kept: the next refresh need not read it again.
       writeBatch();
     }
+    const embedded = await this.embedMissing(opened, options.signal);
     const problems = this.problems.splice(0);
     const restored = existing && !this.restoreSaid;
     this.restoreSaid = true;
-    return { filesDone: done, filesTotal: walked.length, chunks, changed, removed: gone.length, ...(restored && { restored }), ...(problems.length > 0 && { problems }) };
+    return {
+      filesDone: done,
+      filesTotal: walked.length,
+      chunks,
+      changed,
+      removed: gone.length,
+      ...(embedded !== undefined && { embedded }),
+      ...(restored && { restored }),
+      ...(problems.length > 0 && { problems }),
+    };
   }
 
   /**
@@ -279,12 +330,76 @@ export class CodebaseIndex implements CodeSearchIndex {
     });
   }
 
+  /**
+   * Gives every chunk text without a vector one, in batches (each batch's vectors committed at once,
+   * so a cancel or a crash keeps what was done). Returns how many were made, or undefined without an
+   * embedder. An embedder that fails is said in the next summary and the index goes on by words.
+   */
+  private async embedMissing({ db, vectors }: Opened, signal?: AbortSignal): Promise<number | undefined> {
+    const embedder = this.embedder;
+    if (!embedder) return undefined;
+    let made = 0;
+    const missing = vectors.missing();
+    for (let i = 0; i < missing.length; i += EMBED_BATCH) {
+      if (signal?.aborted) break;
+      const batch: { hash: string; text: string }[] = [];
+      const files = new Map<string, string[] | undefined>();
+      for (const chunk of missing.slice(i, i + EMBED_BATCH)) {
+        if (!files.has(chunk.path)) files.set(chunk.path, await readLines(`${this.root}/${chunk.path}`));
+        const text = files
+          .get(chunk.path)
+          ?.slice(chunk.startLine - 1, chunk.endLine)
+          .join("\n");
+        // Changed since it was chunked: the next refresh chunks it again, and that chunk gets a vector.
+        if (text === undefined || createHash("sha256").update(text).digest("hex") !== chunk.hash) continue;
+        batch.push({ hash: chunk.hash, text: `${chunk.path}\n${text}`.slice(0, EMBED_MAX_CHARS) });
+      }
+      if (batch.length === 0) continue;
+      let embedded: Float32Array[];
+      try {
+        embedded = await embedder.embed(
+          batch.map((b) => b.text),
+          signal,
+        );
+      } catch (err) {
+        this.problems.push(`${err instanceof Error ? err.message : String(err)}; codebase_search ranks by words alone until the embedder answers`);
+        break;
+      }
+      db.transaction(() => batch.forEach((b, k) => vectors.put(b.hash, embedded[k]!)));
+      made += batch.length;
+    }
+    db.transaction(() => vectors.prune());
+    return made;
+  }
+
+  /**
+   * The chunks nearest the query by meaning, or undefined where there is no embedder, no vector yet,
+   * or the embedder cannot answer now (the search is then by words alone, as without one).
+   */
+  private async nearest({ vectors }: Opened, query: string, under: string | undefined): Promise<ScoredId[] | undefined> {
+    if (!this.embedder || query.trim() === "" || vectors.count() === 0) return undefined;
+    let vector = this.queryVectors.get(query);
+    if (!vector) {
+      try {
+        [vector] = await this.embedder.embed([query]);
+      } catch {
+        return undefined;
+      }
+      if (!vector) return undefined;
+      if (this.queryVectors.size >= QUERY_CACHE) this.queryVectors.delete(this.queryVectors.keys().next().value!);
+      this.queryVectors.set(query, vector);
+    }
+    return vectors.nearest(vector, FUSION_DEPTH, under);
+  }
+
   /** Opens the database once per run (again after a clear); a saved index's problems go with the next summary. */
-  private open(): Promise<{ db: IndexDatabase; words: FullTextIndex; existing: boolean }> {
+  private open(): Promise<Opened> {
     if (this.closed) return Promise.reject(new Error("the codebase index was closed"));
     this.opened ??= IndexDatabase.open(this.storeDir, this.root).then(({ db, existing, problems }) => {
       this.problems.push(...problems);
-      return { db, words: new FullTextIndex(db), existing };
+      const vectors = new VectorIndex(db);
+      if (this.embedder) vectors.useEmbedder(this.embedder.id);
+      return { db, words: new FullTextIndex(db), vectors, existing };
     });
     this.opened.catch(() => (this.opened = undefined));
     return this.opened;
@@ -300,6 +415,20 @@ export class CodebaseIndex implements CodeSearchIndex {
     this.queue = result.catch(() => undefined);
     return result;
   }
+}
+
+/**
+ * Reciprocal rank fusion (Cormack, Clarke & Büttcher, 2009): each hit scores Σ 1 / (k + its rank) over
+ * the rankings that have it, so one found by words and by meaning rises above one found by either, and
+ * neither ranking's scale matters. Equal scores by id.
+ */
+function fuse(rankings: readonly (readonly ScoredId[])[], limit: number): ScoredId[] {
+  const fused = new Map<number, number>();
+  for (const ranking of rankings) ranking.forEach(({ id }, rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (FUSION_K + rank + 1)));
+  return [...fused]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || a.id - b.id)
+    .slice(0, limit);
 }
 
 function knownFile(db: IndexDatabase, path: string): KnownFile | undefined {

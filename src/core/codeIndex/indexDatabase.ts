@@ -24,7 +24,7 @@ import { TERMS_VERSION } from "./terms";
 
 export const DATABASE_FILE = "index.sqlite";
 /** Bumped whenever the tables change shape; a database of another version is built again. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** What an earlier Kiln saved (one JSON snapshot); removed when a database is made beside it. */
 const LEGACY_SNAPSHOT = "index.json";
 /**
@@ -49,9 +49,17 @@ const SCHEMA = `
   -- The number of chunks and each field's words in all of them, for BM25F's average field lengths.
   CREATE TABLE totals (docs INTEGER NOT NULL, code INTEGER NOT NULL, symbols INTEGER NOT NULL, path INTEGER NOT NULL);
   INSERT INTO totals VALUES (0, 0, 0, 0);
+  -- An embedder's vector of each distinct chunk text (by the text's hash, so a chunk that did not
+  -- change keeps its vector when its file changes around it), unit length, as signed bytes.
+  -- meta's 'embedder' names the embedder that made them.
+  -- A rowid table: WITHOUT ROWID keeps far less of a row in its page, and a 1536-byte vector would
+  -- spill into an overflow page of its own (four times the file, and the reads to match).
+  CREATE TABLE vectors (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);
 `;
 
 export type SqlValue = string | number | null;
+/** What a statement may be given: a value, or bytes (a BLOB). */
+export type SqlParam = SqlValue | Uint8Array;
 export type SqlRow = Record<string, SqlValue | Uint8Array>;
 
 /** The folder under `parent` that keeps the index of the workspace at `root`. */
@@ -144,7 +152,7 @@ export class IndexDatabase {
   }
 
   /** Rows of a query (the statement prepared once and kept). */
-  all(sql: string, params: SqlValue[] = []): SqlRow[] {
+  all(sql: string, params: SqlParam[] = []): SqlRow[] {
     return whileBusy(() => this.statement(sql).all(params) as SqlRow[]);
   }
 
@@ -152,12 +160,17 @@ export class IndexDatabase {
    * The first row. Read to the end all the same: a statement left on a row keeps its read lock, which
    * would lock every other connection out of the database.
    */
-  get(sql: string, params: SqlValue[] = []): SqlRow | undefined {
+  get(sql: string, params: SqlParam[] = []): SqlRow | undefined {
     return this.all(sql, params)[0];
   }
 
-  run(sql: string, params: SqlValue[] = []): void {
+  run(sql: string, params: SqlParam[] = []): void {
     this.statement(sql).run(params);
+  }
+
+  /** Makes a JavaScript function callable from this database's SQL (a scalar function of fixed arity). */
+  defineFunction(name: string, fn: (...args: SqlParam[]) => SqlValue): void {
+    this.db.function(name, fn as (...args: unknown[]) => SqlValue, { deterministic: false });
   }
 
   /** Runs `work` in one transaction: all of it is committed, or (on any throw) none of it. */

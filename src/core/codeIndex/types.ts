@@ -38,6 +38,8 @@ export interface RefreshSummary extends IndexProgress {
   /** Files chunked anew (new or changed) and files dropped (deleted, now ignored or binary). */
   changed: number;
   removed: number;
+  /** Chunk texts given a vector by the embedder in this refresh (absent without an embedder). */
+  embedded?: number;
   /** The refresh started from the index saved by an earlier run (only files changed since were read). */
   restored?: boolean;
   /** What went wrong with the saved index (unreadable, not saved), for the host to log; the index itself is fine. */

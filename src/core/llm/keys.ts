@@ -16,7 +16,10 @@ export function keyEnvNames(kind: ProviderKind): string[] {
 }
 
 /** Every variable Kiln reads a key from: the CLI takes them all out of its environment. */
-export const ALL_KEY_ENVS: readonly string[] = [...new Set(PROVIDER_ENTRIES.flatMap((e) => keyEnvNames(e.kind)))];
+/** The codebase index's embedder's key (src/core/codeIndex/embedder.ts), for the CLI. */
+export const EMBEDDER_KEY_ENV = "KILN_EMBEDDER_API_KEY";
+
+export const ALL_KEY_ENVS: readonly string[] = [...new Set([...PROVIDER_ENTRIES.flatMap((e) => keyEnvNames(e.kind)), EMBEDDER_KEY_ENV])];
 
 export function apiKeyFromEnv(kind: ProviderKind, env: Record<string, string | undefined>): string | undefined {
   for (const name of keyEnvNames(kind)) {

@@ -15,7 +15,7 @@ export const codebaseSearchTool = defineTool({
   name: "codebase_search",
   group: "read",
   description:
-    "Find code by what it does or is called, when you do not know the exact text to grep for: ranks the workspace's functions, classes, methods and Markdown sections by the words of the query (identifiers are split, so `hash password` finds `hashPassword` and `hash_password`; symbol names and path words count most). Shows each hit as `path:start-end` with its score (relative to the best) and its code, grouped by file. Use it first to find where something lives, then read_file for more; use search_files for an exact regex. Files left out by .gitignore or .kilocodeignore, build folders, binaries and files over 1 MB are not indexed.",
+    "Find code by what it does or is called, when you do not know the exact text to grep for: ranks the workspace's functions, classes, methods and Markdown sections by the words of the query (identifiers are split, so `hash password` finds `hashPassword` and `hash_password`; symbol names and path words count most), and by meaning too where the user has set up an embedder. Shows each hit as `path:start-end` with its score (relative to the best) and its code, grouped by file. Use it first to find where something lives, then read_file for more; use search_files for an exact regex. Files left out by .gitignore or .kilocodeignore, build folders, binaries and files over 1 MB are not indexed.",
   params: {
     query: p.string("What to look for, in words or identifiers, e.g. `where the session token is refreshed` or `parseConfig error`"),
     path: p.string("Only search in this folder or file, relative to the workspace; default the whole workspace", { optional: true }),

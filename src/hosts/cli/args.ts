@@ -77,6 +77,8 @@ export interface CliArgs extends ContextArgs {
   noIndex?: boolean;
   /** Where workspaces' codebase indexes are saved, one folder each (~/.kilocode/kiln/index, or KILN_INDEX_DIR). */
   indexDir: string;
+  /** --embedder KIND, --embedder-model M, --embedder-base-url URL: vectors for codebase_search (the key from the environment). */
+  embedder?: { kind: string; model?: string; baseUrl?: string; apiKey?: string };
   /** index: --status (say what is saved, change nothing) or --rebuild (index from nothing). */
   indexAction?: "status" | "rebuild";
   /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
@@ -332,6 +334,15 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
       case "--index-dir":
         args.indexDir = value();
         break;
+      case "--embedder":
+        args.embedder = { ...args.embedder, kind: value() };
+        break;
+      case "--embedder-model":
+        args.embedder = { kind: "", ...args.embedder, model: value() };
+        break;
+      case "--embedder-base-url":
+        args.embedder = { kind: "", ...args.embedder, baseUrl: value() };
+        break;
       case "--status":
       case "--rebuild": {
         const action = arg === "--status" ? "status" : "rebuild";
@@ -393,6 +404,8 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
   }
   if (args.indexAction && command !== "index") throw new UsageError(`--${args.indexAction} is for kiln index`);
   if (command === "index" && args.noIndex) throw new UsageError("kiln index builds the index: drop --no-index");
+  if (args.embedder && args.embedder.kind === "") throw new UsageError("--embedder-model and --embedder-base-url need --embedder openai|openai-compatible|ollama");
+  if (args.embedder && args.noIndex) throw new UsageError("--embedder gives the codebase index vectors: drop --no-index");
   if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index")) throw new UsageError("--profile is for run, chat, resume and models");
   if (command === "index" && words.length > 0) throw new UsageError(`kiln index takes no text ("${words.join(" ")}"); --workspace DIR names the folder`);
   if (words.length > 0) args.prompt = words.join(" ");

@@ -1,14 +1,39 @@
 import { resolve } from "node:path";
 import { CodebaseIndex, type IndexStatus } from "../../core/codeIndex/codebaseIndex";
+import { createEmbedder, EMBEDDER_KINDS, type Embedder, type EmbedderKind } from "../../core/codeIndex/embedder";
 import { indexDirFor } from "../../core/codeIndex/indexDatabase";
+import { EMBEDDER_KEY_ENV } from "../../core/llm/keys";
+import { registerSecret } from "../../core/llm/redact";
 import type { RefreshSummary } from "../../core/codeIndex/types";
 import { formatSize } from "../../core/tools/fileFormats";
 import { plural } from "../../shared/plural";
-import type { CliArgs } from "./args";
+import { UsageError, type CliArgs } from "./args";
 
-/** The index `kiln run` searches and `kiln index` builds: saved under --index-dir, one folder per workspace. */
+/**
+ * The index `kiln run` searches and `kiln index` builds: saved under --index-dir, one folder per
+ * workspace, with vectors from --embedder where one is given. A bad embedder configuration throws an
+ * Error saying what to fix, before anything is indexed.
+ */
 export function cliCodeIndex(args: CliArgs, workspace: string): CodebaseIndex {
-  return new CodebaseIndex(workspace, { storeDir: indexDirFor(args.indexDir, workspace) });
+  const embedder = args.embedder && embedderOf(args.embedder);
+  return new CodebaseIndex(workspace, { storeDir: indexDirFor(args.indexDir, workspace), ...(embedder && { embedder }) });
+}
+
+/** The embedder's key: KILN_EMBEDDER_API_KEY, or for OpenAI's own service the OpenAI key. */
+export function embedderKey(kind: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const key = env[EMBEDDER_KEY_ENV]?.trim() || (kind === "openai" ? env.OPENAI_API_KEY?.trim() : undefined);
+  registerSecret(key);
+  return key || undefined;
+}
+
+function embedderOf(flags: NonNullable<CliArgs["embedder"]>): Embedder {
+  const kind = flags.kind as EmbedderKind;
+  if (!EMBEDDER_KINDS.includes(kind)) throw new UsageError(`--embedder ${flags.kind}: use ${EMBEDDER_KINDS.join(", ")}`);
+  try {
+    return createEmbedder({ kind, model: flags.model ?? "", ...(flags.baseUrl && { baseUrl: flags.baseUrl }), ...(flags.apiKey && { apiKey: flags.apiKey }) });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /**
@@ -48,16 +73,18 @@ export async function runIndexCommand(args: CliArgs, out: (text: string) => void
 }
 
 function summarise(summary: RefreshSummary) {
-  return { changed: summary.changed, removed: summary.removed, restored: summary.restored === true };
+  return { changed: summary.changed, removed: summary.removed, restored: summary.restored === true, ...(summary.embedded !== undefined && { embedded: summary.embedded }) };
 }
 
 function describeRefresh(summary: RefreshSummary): string {
   const from = summary.restored ? "updated the saved index" : "indexed from nothing";
-  return `kiln: ${from}: ${plural(summary.changed, "file")} read, ${plural(summary.removed, "file")} dropped`;
+  const vectors = summary.embedded !== undefined ? `, ${plural(summary.embedded, "chunk")} given vectors` : "";
+  return `kiln: ${from}: ${plural(summary.changed, "file")} read, ${plural(summary.removed, "file")} dropped${vectors}`;
 }
 
 function describeStatus(workspace: string, status: IndexStatus): string {
   if (!status.saved) return `No codebase index is saved for ${workspace} yet; kiln index builds it (in ${status.storeDir}).\n`;
-  const counts = status.files > 0 || status.chunks > 0 ? `${plural(status.files, "file")}, ${plural(status.chunks, "chunk")}; ` : "";
+  const vectors = status.embedder ? `, ${status.vectors ?? 0} with vectors from ${status.embedder}` : "";
+  const counts = status.files > 0 || status.chunks > 0 ? `${plural(status.files, "file")}, ${plural(status.chunks, "chunk")}${vectors}; ` : "";
   return `Codebase index of ${workspace}: ${counts}${formatSize(status.saved.bytes)} saved ${new Date(status.saved.savedAt).toISOString()} in ${status.storeDir}\n`;
 }

@@ -28,7 +28,7 @@ import { createCliHub, startMcpServers } from "./mcp";
 import { askYesNo, FileMcpTrustStore } from "./mcpApprovals";
 import { loadSaved, printHistory, providerForResume, recordTask } from "./history";
 import { printModels } from "./models";
-import { cliCodeIndex, runIndexCommand } from "./indexCommand";
+import { cliCodeIndex, embedderKey, runIndexCommand } from "./indexCommand";
 import { identityFor } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
@@ -152,6 +152,8 @@ async function main(): Promise<number> {
     // Flags and KILN_* win over the profile, the profile over the files' defaults (configFile.ts).
     applyConfig(args, config, saved && !(saved instanceof Error) ? saved.entry : undefined);
     if (saved && !(saved instanceof Error)) providerForResume(args, saved.entry);
+    // The embedder's key too, read before the keys are taken from the environment.
+    if (args.embedder) args.embedder.apiKey = embedderKey(args.embedder.kind, process.env);
     // From here on no child of this process sees the key.
     apiKey = takeApiKey(args.apiKeyEnv ? [args.apiKeyEnv] : keyEnvNames(args.settings.kind));
     if (saved instanceof Error) {

@@ -88,6 +88,12 @@ Options:
                                workspace is indexed on its first use, new and changed files after)
   --index-dir DIR              where codebase indexes are saved between runs, one folder per
                                workspace (default ~/.kilocode/kiln/index)
+  --embedder KIND              give the codebase index vectors, so codebase_search finds code by
+                               meaning as well as words: openai, openai-compatible (any
+                               /v1/embeddings: Mistral, Together, LM Studio, vLLM…) or ollama.
+                               The key: KILN_EMBEDDER_API_KEY (openai: else OPENAI_API_KEY)
+  --embedder-model MODEL       e.g. text-embedding-3-small, nomic-embed-text
+  --embedder-base-url URL      the endpoint (…/v1 for openai-compatible; Ollama's root)
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
                                .kilocode/mcp.json, whose entries win
   --trust-project-mcp          start the servers of the workspace's .kilocode/mcp.json unasked, for
