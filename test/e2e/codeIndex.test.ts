@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeEmbeddingServer } from "../fixtures/fakeEmbeddingServer";
 import { axeViolations, openWorkbench, resultsDir, runCommand, settingsFrame, useColorTheme, type Workbench } from "./workbench";
 
-/** The settings page's "Codebase index" section, in a real VS Code (code-server) and Chromium. */
+/** The settings page's "Codebase index" section, in a real VS Code (code-server) and Chromium, with an embedder (a local one speaking OpenAI's /v1/embeddings). */
 let workbench: Workbench;
 let settings: Frame;
+let embeddings: FakeEmbeddingServer;
 
 const stateText = () => settings.$eval('[data-testid="index-state"]', (e) => (e as HTMLElement).innerText);
 const waitForState = (pattern: string) =>
@@ -14,7 +16,18 @@ const waitForState = (pattern: string) =>
 beforeAll(async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 40; i++) files[`src/feature${i}/service.ts`] = `/** Feature ${i}'s service. */\nexport function startFeature${i}(): number {\n  return ${i};\n}\n`;
-  workbench = await openWorkbench({ "kiln.provider.kind": "openai-compatible", "kiln.provider.baseUrl": "http://127.0.0.1:9/v1", "kiln.provider.model": "unused" }, files);
+  embeddings = await new FakeEmbeddingServer().start();
+  workbench = await openWorkbench(
+    {
+      "kiln.provider.kind": "openai-compatible",
+      "kiln.provider.baseUrl": "http://127.0.0.1:9/v1",
+      "kiln.provider.model": "unused",
+      "kiln.index.embedder": "openai-compatible",
+      "kiln.index.embedderModel": "text-embedding-3-small",
+      "kiln.index.embedderBaseUrl": embeddings.openaiBaseUrl,
+    },
+    files,
+  );
   await runCommand(workbench.page, "Kiln: Open Settings");
   settings = await settingsFrame(workbench.page);
   await settings.$$eval('[data-testid="settings-nav"] a', (links) => (links.find((a) => a.textContent === "Codebase index") as HTMLElement).click());
@@ -22,6 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await workbench?.close();
+  await embeddings?.close();
 });
 
 describe("the settings page's codebase index", () => {
@@ -30,7 +44,13 @@ describe("the settings page's codebase index", () => {
     const files = Number((await stateText()).match(/Ready: (\d+) files/)![1]);
     expect(files).toBeGreaterThanOrEqual(40);
     await settings.waitForFunction(() => /^[\d.]+ KB, /.test((document.querySelector('[data-testid="index-saved"]') as HTMLElement | null)?.innerText ?? ""), { timeout: 20_000 });
-    expect(await settings.$eval('[data-testid="index-ranking"]', (e) => (e as HTMLElement).innerText)).toMatch(/^Full text \(BM25/);
+    // Every chunk has its vector: the page is refreshed as the index changes.
+    await settings.waitForFunction(() => /\((\d+) of \1 chunks have one\)$/.test((document.querySelector('[data-testid="index-ranking"]') as HTMLElement | null)?.innerText ?? ""), {
+      timeout: 30_000,
+    });
+    expect(await settings.$eval('[data-testid="index-ranking"]', (e) => (e as HTMLElement).innerText)).toMatch(
+      /^Words and meaning: full text \(BM25\) merged with the vectors of openai-compatible:text-embedding-3-small@http:\/\/127\.0\.0\.1:\d+\/v1 \(\d+ of \d+ chunks have one\)$/,
+    );
     expect(await settings.$eval('[data-testid="index-enabled"]', (e) => (e as HTMLInputElement).checked)).toBe(true);
     await settings.$eval('[data-testid="code-index-section"]', (e) => e.scrollIntoView({ block: "start" }));
     expect(await axeViolations(settings)).toEqual([]);
@@ -41,6 +61,17 @@ describe("the settings page's codebase index", () => {
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-dark.png") });
     await workbench.page.click(".part.sidebar .composite.title");
     await useColorTheme(workbench.page, "Light Modern");
+    // A narrow window: the facts stack under their labels and the long embedder name wraps.
+    const viewport = workbench.page.viewport();
+    await workbench.page.setViewport({ width: 720, height: viewport?.height ?? 800 });
+    try {
+      await settings.$eval('[data-testid="code-index-section"]', (e) => e.scrollIntoView({ block: "start" }));
+      const overflow = await settings.$eval('[data-testid="code-index-section"]', (section) => section.scrollWidth - section.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-narrow.png") });
+    } finally {
+      if (viewport) await workbench.page.setViewport(viewport);
+    }
   });
 
   it("Rebuild reads every file again and says so; the status bar shows the count", async () => {

@@ -95,7 +95,7 @@ export class CodebaseIndex implements CodeSearchIndex {
   private readonly limits: ChunkLimits;
   private readonly maxFileBytes: number;
   private readonly storeDir: string | undefined;
-  private readonly embedder: Embedder | undefined;
+  private embedder: Embedder | undefined;
   private opened: Promise<Opened> | undefined;
   private readonly queryVectors = new Map<string, Float32Array>();
   /** Refreshes, in the order asked: each works out its changes against what the last one wrote. */
@@ -180,6 +180,19 @@ export class CodebaseIndex implements CodeSearchIndex {
       this.opened = undefined;
       if (opened) (await opened.catch(() => undefined))?.db.close();
       if (this.storeDir) await deleteStore(this.storeDir);
+    });
+  }
+
+  /**
+   * Uses another embedder from now on (undefined: words alone). Vectors of another embedder are
+   * dropped when this one is first used; the next refresh makes the missing ones.
+   */
+  setEmbedder(embedder: Embedder | undefined): Promise<void> {
+    return this.serially(async () => {
+      this.embedder = embedder;
+      this.queryVectors.clear();
+      const opened = this.opened && (await this.opened.catch(() => undefined));
+      if (opened && embedder) opened.vectors.useEmbedder(embedder.id);
     });
   }
 

@@ -4,6 +4,7 @@
  * the user on. Requests carry an id; the worker answers each once, with progress lines before.
  */
 import type { IndexStatus } from "./codebaseIndex";
+import type { EmbedderConfig } from "./embedder";
 import type { CodeSearchHit, IndexProgress, RefreshSummary, SearchOptions } from "./types";
 
 export type IndexRequest =
@@ -13,6 +14,8 @@ export type IndexRequest =
   | { id: number; op: "status" }
   /** Forgets the index in memory and on disk ("Delete"; "Rebuild" refreshes after). */
   | { id: number; op: "clear" }
+  /** Uses this embedder from now on (none: words alone); a configuration it cannot use fails the request. */
+  | { id: number; op: "setEmbedder"; config?: EmbedderConfig }
   /** Closes the database (before the worker is ended), so no transaction is cut off. */
   | { id: number; op: "close" }
   /** Stops the refresh with that id (the user cancelled the task that waited on it). */

@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   // One cache for the settings panel's model picker and the chats': a list fetched in one shows at once in the other.
   const models = new ModelLists(profiles);
   // The folder's codebase index, built in a worker thread from now on, for codebase_search.
-  const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger, vscode.Uri.joinPath(context.globalStorageUri, "codeIndex").fsPath);
+  const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger, vscode.Uri.joinPath(context.globalStorageUri, "codeIndex").fsPath, undefined, context.secrets);
   context.subscriptions.push(codeIndexes);
   codeIndexes.start();
   const settings = new SettingsController(profiles, context.globalStorageUri, logger, models, codeIndexes);

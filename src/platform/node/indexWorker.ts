@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { CodebaseIndex } from "../../core/codeIndex/codebaseIndex";
+import { createEmbedder } from "../../core/codeIndex/embedder";
 import type { IndexReply, IndexRequest, IndexWorkerData } from "../../core/codeIndex/workerProtocol";
 
 const port = parentPort;
@@ -45,6 +46,9 @@ async function handle(request: Exclude<IndexRequest, { op: "cancel" }>) {
       return index.status();
     case "clear":
       await index.clear();
+      return null;
+    case "setEmbedder":
+      await index.setEmbedder(request.config && createEmbedder(request.config));
       return null;
     case "close":
       await index.close();

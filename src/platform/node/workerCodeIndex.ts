@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { IndexStatus } from "../../core/codeIndex/codebaseIndex";
+import type { EmbedderConfig } from "../../core/codeIndex/embedder";
 import type { CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "../../core/codeIndex/types";
 import type { IndexReply, IndexRequest, IndexWorkerData } from "../../core/codeIndex/workerProtocol";
 
@@ -42,6 +43,11 @@ export class WorkerCodeIndex implements CodeSearchIndex {
 
   status(): Promise<IndexStatus> {
     return this.call({ op: "status" }) as Promise<IndexStatus>;
+  }
+
+  /** Uses this embedder from now on (undefined: words alone); a configuration the worker cannot use rejects. */
+  async setEmbedder(config: EmbedderConfig | undefined): Promise<void> {
+    await this.call({ op: "setEmbedder", ...(config && { config }) });
   }
 
   /** Forgets the index in memory and on disk; a refresh after builds it anew. */

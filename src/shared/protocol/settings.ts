@@ -410,6 +410,11 @@ export interface CodeIndexView {
   restored?: boolean;
   /** The saved index's size and time, where one is saved. */
   saved?: { bytes: number; savedAt: number };
+  /** The embedder giving the chunks vectors (kind:model@url), and how many chunk texts have one. */
+  embedder?: string;
+  vectors?: number;
+  /** Why the configured embedder gives no vectors (its settings, or its last answer). */
+  embedderProblem?: string;
 }
 
 export interface SettingsState {

@@ -53,6 +53,17 @@ describe("settings: codebase index section", () => {
     expect(within(screen.getByTestId("settings-nav")).getByText("Codebase index")).toBeTruthy();
   });
 
+  it("with an embedder: ranks by words and meaning, says how many chunks have vectors, and why it gives none", () => {
+    show({ enabled: true, state: "ready", files: 10, chunks: 1200, embedder: "ollama:nomic-embed-text@http://localhost:11434", vectors: 800 });
+    expect(text("index-ranking")).toBe("Words and meaning: full text (BM25) merged with the vectors of ollama:nomic-embed-text@http://localhost:11434 (800 of 1,200 chunks have one)");
+    expect(screen.queryByTestId("index-embedder-problem")).toBeNull();
+    cleanup();
+    show({ enabled: true, state: "ready", files: 10, chunks: 1200, embedderProblem: "The openai-compatible embedder needs a base URL (the one that ends in /v1)." });
+    expect(text("index-ranking")).toContain("Full text (BM25");
+    expect(text("index-embedder-problem")).toBe("Embedder: The openai-compatible embedder needs a base URL (the one that ends in /v1).");
+    expect((screen.getByTestId("index-embedder-problem") as unknown as { getAttribute(name: string): string | null }).getAttribute("role")).toBe("alert");
+  });
+
   it("while indexing: how far along, with a progress bar, and Rebuild waits", () => {
     const { model } = show({ enabled: true, state: "indexing", filesDone: 12, filesTotal: 40 });
     expect(text("index-state")).toBe("Indexing: 12 of 40 files");

@@ -3,7 +3,9 @@ import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { DATABASE_FILE, indexDirFor } from "../../../src/core/codeIndex/indexDatabase";
+import { FakeEmbeddingServer } from "../../fixtures/fakeEmbeddingServer";
 import { FakeModelServer } from "../../fixtures/fakeModelServer";
+import type { SettingsState } from "../../../src/shared/protocol/settings";
 import { configure, exchange, kiln, toSettings, waitFor, xmlCall } from "./helpers";
 
 /** The codebase index in the real extension host: a worker thread, a file watcher, the status bar. */
@@ -93,5 +95,34 @@ describe("the codebase index in VS Code", () => {
     // Nothing was saved to start from (the watcher's refresh after it may report 0 changed: the count is the last refresh's).
     assert.ok(!built.restored && built.files >= 3, JSON.stringify(built));
     await waitFor("the index to be saved again", () => (existsSync(saved) ? true : undefined));
+  });
+
+  it("with an embedder in the settings, the chunks get vectors, the settings page says so, and a task finds code by meaning", async () => {
+    const api = await kiln();
+    const embeddings = await new FakeEmbeddingServer().start();
+    const removal = join(workspace, "src", "removal.ts");
+    const config = vscode.workspace.getConfiguration("kiln");
+    try {
+      writeFileSync(removal, "export function deleteUser(id: string): void {\n  db.users.destroy(id);\n}\n");
+      await config.update("index.embedderModel", "text-embedding-3-small", vscode.ConfigurationTarget.Global);
+      await config.update("index.embedderBaseUrl", embeddings.openaiBaseUrl, vscode.ConfigurationTarget.Global);
+      await config.update("index.embedder", "openai-compatible", vscode.ConfigurationTarget.Global);
+      let view: SettingsState["codeIndex"] | undefined;
+      for (const started = Date.now(); Date.now() - started < 30_000; await new Promise((r) => setTimeout(r, 200))) {
+        view = (await toSettings(api, { type: "settings/ready" })).state?.codeIndex;
+        if (view?.embedder && view.vectors && view.chunks && view.vectors >= view.chunks - 1 && embeddings.requests.some((r) => r.inputs.some((t) => t.includes("deleteUser")))) break;
+      }
+      assert.match(view?.embedder ?? "", /^openai-compatible:text-embedding-3-small@http:\/\/127\.0\.0\.1:\d+\/v1$/, JSON.stringify(view));
+      assert.ok((view?.vectors ?? 0) > 0, JSON.stringify(view));
+      await configure("openai-compatible", server.openaiBaseUrl);
+      api.sidebar.newTask();
+      server.enqueue(xmlCall("codebase_search", { query: "erase a customer account" }), xmlCall("attempt_completion", { result: "Found it." }));
+      await exchange(api.sidebar, { type: "chat/send", text: "Where do we erase accounts?" }, 30_000);
+      assert.match(JSON.stringify(server.requests.at(-1)!.body.messages), /## src\/removal\.ts:1-3 score 1\.00 \(deleteUser\)/);
+    } finally {
+      for (const key of ["index.embedder", "index.embedderModel", "index.embedderBaseUrl"]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+      rmSync(removal, { force: true });
+      await embeddings.close();
+    }
   });
 });

@@ -35,7 +35,7 @@ export function CodeIndexSection({ index, hasWorkspace, ask }: { index: CodeInde
       <h2 id="ks-code-index">{l10n.t("Codebase index")}</h2>
       <p className="ks-hint">
         {l10n.t(
-          "codebase_search ranks the workspace's functions, classes and Markdown sections by their words. The index is built on this machine when the folder opens (no key, server or download), kept up to date as files change, and saved between sessions. .gitignore'd and .kilocodeignore'd files, build folders, binaries and files over 1 MB are left out.",
+          "codebase_search ranks the workspace's functions, classes and Markdown sections by their words, and by meaning too with an embedder (kiln.index.embedder). The index is built on this machine when the folder opens (no key, server or download), kept up to date as files change, and saved between sessions. .gitignore'd and .kilocodeignore'd files, build folders, binaries and files over 1 MB are left out.",
         )}
       </p>
       <label className="ks-check">
@@ -54,7 +54,16 @@ export function CodeIndexSection({ index, hasWorkspace, ask }: { index: CodeInde
           )}
         </dd>
         <dt>{l10n.t("Ranking")}</dt>
-        <dd data-testid="index-ranking">{l10n.t("Full text (BM25 over code, symbol names and path words); no embedder")}</dd>
+        <dd data-testid="index-ranking">
+          {index.embedder
+            ? l10n.t("Words and meaning: full text (BM25) merged with the vectors of {0} ({1} of {2} chunks have one)", index.embedder, count(index.vectors ?? 0), count(index.chunks ?? 0))
+            : l10n.t("Full text (BM25 over code, symbol names and path words); no embedder")}
+          {index.embedderProblem && (
+            <span className="ks-errors ks-index-problem" role="alert" data-testid="index-embedder-problem">
+              {l10n.t("Embedder: {0}", index.embedderProblem)}
+            </span>
+          )}
+        </dd>
         <dt>{l10n.t("Saved")}</dt>
         <dd data-testid="index-saved">
           {index.saved ? l10n.t("{0}, {1}", size(index.saved.bytes), new Date(index.saved.savedAt).toLocaleString()) : l10n.t("Nothing saved yet")}

@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
+import { createEmbedder, type EmbedderConfig, type EmbedderKind } from "../../../core/codeIndex/embedder";
 import { deleteStore, indexDirFor, storeInfo } from "../../../core/codeIndex/indexDatabase";
 import type { CodeIndexView } from "../../../shared/protocol/settings";
 import type { CodeIndexControls } from "../settings/settingsController";
@@ -7,6 +8,16 @@ import type { CodeSearchIndex, IndexProgress, RefreshSummary } from "../../../co
 import type { Logger } from "../../../core/ports";
 import { WorkerCodeIndex } from "../../../platform/node/workerCodeIndex";
 import { KILN, readSetting } from "../settings/kilnSettings";
+
+/** Where the embedder's key is kept (SecretStorage), set by "Kiln: Set Embedder API Key". */
+export const EMBEDDER_KEY_SECRET = "kiln.index.embedderApiKey";
+
+/** The slice of SecretStorage the index needs: the embedder's key. */
+export interface EmbedderKeyStore {
+  get(key: string): Thenable<string | undefined>;
+  store(key: string, value: string): Thenable<void>;
+  delete(key: string): Thenable<void>;
+}
 
 /** Saves come in bursts (a formatter, a branch switch): they are indexed together once the burst ends. */
 const SETTLE_MS = 300;
@@ -33,6 +44,8 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
   private current: IndexState = { state: "off" };
   /** Whether this session's index started from a saved one (shown until a rebuild). */
   private restored = false;
+  /** Why the configured embedder is not giving vectors (its settings, or its last answer). */
+  private embedderProblem: string | undefined;
   private readonly status = vscode.window.createStatusBarItem("kiln.codeIndex", vscode.StatusBarAlignment.Left, 0);
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changes = new vscode.EventEmitter<void>();
@@ -43,6 +56,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
     private readonly logger: Logger,
     private readonly storeParent?: string,
     private readonly workerFile?: string,
+    private readonly secrets?: EmbedderKeyStore,
   ) {
     this.status.name = l10n.t("Kiln codebase index");
     this.disposables.push(
@@ -50,7 +64,9 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       this.changes,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("kiln.index.enabled")) this.start();
+        else if (["kiln.index.embedder", "kiln.index.embedderModel", "kiln.index.embedderBaseUrl"].some((key) => e.affectsConfiguration(key))) void this.reconfigure();
       }),
+      vscode.commands.registerCommand("kiln.index.setEmbedderKey", () => this.askEmbedderKey()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.start()),
       vscode.commands.registerCommand("kiln.index.rebuild", () => this.rebuild()),
       vscode.commands.registerCommand("kiln.index.delete", () => this.delete()),
@@ -72,7 +88,8 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       ...(this.workerFile && { workerFile: this.workerFile }),
     });
     this.watch(cwd);
-    void this.refresh();
+    // The embedder first: the first refresh then gives the chunks their vectors.
+    void this.configureEmbedder().then(() => this.refresh());
   }
 
   /** The index a new task searches, or undefined where it is off (the task is then not offered codebase_search). */
@@ -97,6 +114,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
     const cwd = this.folder();
     const saved = cwd && this.storeParent ? await storeInfo(indexDirFor(this.storeParent, cwd)) : undefined;
     const state = this.current;
+    const status = state.state === "ready" ? await this.index?.status().catch(() => undefined) : undefined;
     return {
       enabled: readSetting(KILN.index.enabled, this.logger),
       state: state.state,
@@ -104,6 +122,8 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       ...(state.state === "ready" && { files: state.files, chunks: state.chunks, restored: state.restored }),
       ...(state.state === "failed" && { message: state.message }),
       ...(saved && { saved }),
+      ...(status?.embedder && { embedder: status.embedder, vectors: status.vectors ?? 0 }),
+      ...(this.embedderProblem && { embedderProblem: this.embedderProblem }),
     };
   }
 
@@ -150,6 +170,8 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
     try {
       const summary = await run;
       for (const problem of summary.problems ?? []) this.logger.warn(`codebase index: ${problem}`);
+      // A refresh that gave vectors (or tried to) says whether the embedder works now.
+      if (summary.embedded !== undefined) this.embedderProblem = summary.problems?.find((p) => p.includes("embedder"));
       if (summary.restored) this.restored = true;
       this.show({ state: "ready", files: summary.filesTotal, chunks: summary.chunks, changed: summary.changed, restored: this.restored });
       return summary;
@@ -161,6 +183,53 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       }
       throw err;
     }
+  }
+
+  /**
+   * Tells the worker which embedder to use, from kiln.index.embedder* and the key in SecretStorage;
+   * a configuration that cannot work (no model, no URL) is said in the settings page and the log, and
+   * the index goes on by words.
+   */
+  private async configureEmbedder(): Promise<void> {
+    const index = this.index;
+    if (!index) return;
+    const kind = readSetting(KILN.index.embedder, this.logger);
+    let config: EmbedderConfig | undefined;
+    this.embedderProblem = undefined;
+    if (kind !== "none") {
+      const apiKey = (await this.secrets?.get(EMBEDDER_KEY_SECRET)) || undefined;
+      const baseUrl = readSetting(KILN.index.embedderBaseUrl, this.logger);
+      config = { kind: kind as EmbedderKind, model: readSetting(KILN.index.embedderModel, this.logger), ...(baseUrl && { baseUrl }), ...(apiKey && { apiKey }) };
+      try {
+        createEmbedder(config);
+      } catch (err) {
+        this.embedderProblem = err instanceof Error ? err.message : String(err);
+        this.logger.warn(`codebase index: ${this.embedderProblem}`);
+        config = undefined;
+      }
+    }
+    await index.setEmbedder(config).catch((err: unknown) => this.logger.warn(`codebase index: ${err instanceof Error ? err.message : String(err)}`));
+    this.changes.fire();
+  }
+
+  /** The embedder's settings or key changed: use the new one, and give the chunks its vectors. */
+  private async reconfigure(): Promise<void> {
+    if (!this.index) return;
+    await this.configureEmbedder();
+    await this.refresh();
+  }
+
+  private async askEmbedderKey(): Promise<void> {
+    const key = await vscode.window.showInputBox({
+      title: l10n.t("Kiln: embedder API key"),
+      prompt: l10n.t("The key of the embedding service in kiln.index.embedder; kept in VS Code's secret storage. Leave empty to remove it."),
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined || !this.secrets) return;
+    if (key.trim() === "") await this.secrets.delete(EMBEDDER_KEY_SECRET);
+    else await this.secrets.store(EMBEDDER_KEY_SECRET, key.trim());
+    await this.reconfigure();
   }
 
   private watch(cwd: string): void {

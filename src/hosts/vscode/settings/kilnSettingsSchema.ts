@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_TOOL_CALLS, REPLY_MAX_CHARS, TOOL_ARG_MAX_CHARS } from "../../../core/agent/replyLimits";
+import { EMBEDDER_KINDS } from "../../../core/codeIndex/embedder";
 import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS } from "../../../core/approval/settings";
 import type { TaskBudget } from "../../../core/context/budget";
 import { CONDENSE_PERCENT, DEFAULT_CONTEXT_SETTINGS, SHORTEN_AFTER } from "../../../core/context/settings";
@@ -166,6 +167,10 @@ const checkpoints = {
 const index = {
   enabled: flag("index.enabled", true),
   maxResults: whole("index.maxResults", 1, 50, 10),
+  /** Vectors for search by meaning (core/codeIndex/embedder.ts); "none": words alone. The key is in SecretStorage. */
+  embedder: setting("index.embedder", z.enum(["none", ...EMBEDDER_KINDS] as [string, ...string[]]), "none"),
+  embedderModel: text("index.embedderModel"),
+  embedderBaseUrl: text("index.embedderBaseUrl"),
 } satisfies Section;
 
 const notifications = {
