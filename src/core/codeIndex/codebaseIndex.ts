@@ -30,6 +30,16 @@ const FUSION_K = 60;
 /** Query vectors kept, so the model asking the same query again costs no request. */
 const QUERY_CACHE = 32;
 
+export interface RefreshOptions {
+  signal?: AbortSignal;
+  onProgress?(progress: IndexProgress): void;
+  /**
+   * Also wait until every chunk has its vector (`kiln index`, the editor's background refresh);
+   * otherwise the refresh resolves once the words are indexed and the vectors follow.
+   */
+  waitForVectors?: boolean;
+}
+
 interface Opened {
   db: IndexDatabase;
   words: FullTextIndex;
@@ -98,6 +108,10 @@ export class CodebaseIndex implements CodeSearchIndex {
   private embedder: Embedder | undefined;
   private opened: Promise<Opened> | undefined;
   private readonly queryVectors = new Map<string, Float32Array>();
+  /** The vectors being made in the background (embedInBackground), its stop, and whether to look again after. */
+  private embedding: Promise<number> | undefined;
+  private embedStop: AbortController | undefined;
+  private embedAgain = false;
   /** Refreshes, in the order asked: each works out its changes against what the last one wrote. */
   private queue: Promise<unknown> = Promise.resolve();
   private running: Promise<RefreshSummary> | undefined;
@@ -122,9 +136,17 @@ export class CodebaseIndex implements CodeSearchIndex {
    * Walks the workspace and indexes what is new or changed, dropping what is gone. Calls while one
    * runs share it: two walks at once would index the same files twice.
    */
-  refresh(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void } = {}): Promise<RefreshSummary> {
+  async refresh(options: RefreshOptions = {}): Promise<RefreshSummary> {
     this.running ??= this.serially(() => this.walkAndIndex(options)).finally(() => (this.running = undefined));
-    return this.running;
+    const summary = await this.running;
+    if (!this.embedder) return summary;
+    // The vectors are made in the background: a search answers by words (and the vectors made so
+    // far) rather than wait for an embedder to get through a whole workspace.
+    const vectors = this.embedInBackground();
+    if (!options.waitForVectors) return summary;
+    const embedded = await vectors;
+    const problems = [...(summary.problems ?? []), ...this.problems.splice(0)];
+    return { ...summary, embedded, ...(problems.length > 0 && { problems }) };
   }
 
   /** Indexes these workspace-relative paths again (a watcher saw them change), however they changed. */
@@ -143,8 +165,13 @@ export class CodebaseIndex implements CodeSearchIndex {
         if (change) changes.push(change);
       }
       this.write(db, words, changes);
-      if (changes.length > 0) await this.embedMissing(await this.open());
+      if (changes.length > 0 && this.embedder) void this.embedInBackground();
     });
+  }
+
+  /** Resolves once the chunks have their vectors (at once without an embedder); the number made meanwhile. */
+  vectorsDone(): Promise<number> {
+    return this.embedding ?? Promise.resolve(0);
   }
 
   /**
@@ -176,6 +203,7 @@ export class CodebaseIndex implements CodeSearchIndex {
    */
   clear(): Promise<void> {
     return this.serially(async () => {
+      await this.stopEmbedding();
       const opened = this.opened;
       this.opened = undefined;
       if (opened) (await opened.catch(() => undefined))?.db.close();
@@ -200,6 +228,7 @@ export class CodebaseIndex implements CodeSearchIndex {
   async close(): Promise<void> {
     this.closed = true;
     await this.queue.catch(() => undefined);
+    await this.stopEmbedding();
     const opened = this.opened;
     this.opened = undefined;
     if (opened) (await opened.catch(() => undefined))?.db.close();
@@ -247,7 +276,7 @@ export class CodebaseIndex implements CodeSearchIndex {
     return hits;
   }
 
-  private async walkAndIndex(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void }): Promise<RefreshSummary> {
+  private async walkAndIndex(options: RefreshOptions): Promise<RefreshSummary> {
     const opened = await this.open();
     const { db, words, existing } = opened;
     const walked = await walkWorkspace(this.root, this.ignore, options.signal);
@@ -280,7 +309,6 @@ export class CodebaseIndex implements CodeSearchIndex {
       // What was worked out before a cancel is kept: the next refresh need not read it again.
       writeBatch();
     }
-    const embedded = await this.embedMissing(opened, options.signal);
     const problems = this.problems.splice(0);
     const restored = existing && !this.restoreSaid;
     this.restoreSaid = true;
@@ -290,7 +318,6 @@ export class CodebaseIndex implements CodeSearchIndex {
       chunks,
       changed,
       removed: gone.length,
-      ...(embedded !== undefined && { embedded }),
       ...(restored && { restored }),
       ...(problems.length > 0 && { problems }),
     };
@@ -344,13 +371,51 @@ export class CodebaseIndex implements CodeSearchIndex {
   }
 
   /**
-   * Gives every chunk text without a vector one, in batches (each batch's vectors committed at once,
-   * so a cancel or a crash keeps what was done). Returns how many were made, or undefined without an
-   * embedder. An embedder that fails is said in the next summary and the index goes on by words.
+   * Starts giving the chunks vectors, or, while that runs, has it look again when it is through
+   * (chunks written since may lack one). Outside the refreshes' queue: each batch's vectors are
+   * written in one synchronous transaction, keyed by the text's hash, so a refresh in between changes
+   * nothing they rely on (a vector whose chunk went is pruned).
    */
-  private async embedMissing({ db, vectors }: Opened, signal?: AbortSignal): Promise<number | undefined> {
+  private embedInBackground(): Promise<number> {
+    if (this.embedding) {
+      this.embedAgain = true;
+      return this.embedding;
+    }
+    const controller = new AbortController();
+    this.embedStop = controller;
+    this.embedding = (async () => {
+      let made = 0;
+      do {
+        this.embedAgain = false;
+        try {
+          made += await this.embedMissing(await this.open(), controller.signal);
+        } catch (err) {
+          // The database was closed or cleared under it: whoever did that wanted it to stop.
+          if (!controller.signal.aborted) this.problems.push(`the vectors could not be saved: ${err instanceof Error ? err.message : String(err)}`);
+          break;
+        }
+      } while (this.embedAgain && !controller.signal.aborted);
+      return made;
+    })().finally(() => {
+      this.embedding = undefined;
+      this.embedStop = undefined;
+    });
+    return this.embedding;
+  }
+
+  private async stopEmbedding(): Promise<void> {
+    this.embedStop?.abort(new Error("cancelled"));
+    await this.embedding?.catch(() => undefined);
+  }
+
+  /**
+   * Gives every chunk text without a vector one, in batches (each batch's vectors committed at once,
+   * so a cancel or a crash keeps what was done). Returns how many were made. An embedder that fails is
+   * said in the next summary and the index goes on by words.
+   */
+  private async embedMissing({ db, vectors }: Opened, signal: AbortSignal): Promise<number> {
     const embedder = this.embedder;
-    if (!embedder) return undefined;
+    if (!embedder) return 0;
     let made = 0;
     const missing = vectors.missing();
     for (let i = 0; i < missing.length; i += EMBED_BATCH) {
@@ -375,9 +440,11 @@ export class CodebaseIndex implements CodeSearchIndex {
           signal,
         );
       } catch (err) {
+        if (signal.aborted) break;
         this.problems.push(`${err instanceof Error ? err.message : String(err)}; codebase_search ranks by words alone until the embedder answers`);
         break;
       }
+      if (signal.aborted) break;
       db.transaction(() => batch.forEach((b, k) => vectors.put(b.hash, embedded[k]!)));
       made += batch.length;
     }

@@ -67,6 +67,6 @@ export interface SearchOptions {
 /** What codebase_search asks of a host's index: the in-process CodebaseIndex, or one in a worker. */
 export interface CodeSearchIndex {
   /** Brings the index up to date with the disk (only new and changed files cost anything). */
-  refresh(options?: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void }): Promise<RefreshSummary>;
+  refresh(options?: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void; waitForVectors?: boolean }): Promise<RefreshSummary>;
   search(query: string, options?: SearchOptions): Promise<CodeSearchHit[]>;
 }

@@ -8,7 +8,7 @@ import type { EmbedderConfig } from "./embedder";
 import type { CodeSearchHit, IndexProgress, RefreshSummary, SearchOptions } from "./types";
 
 export type IndexRequest =
-  | { id: number; op: "refresh" }
+  | { id: number; op: "refresh"; waitForVectors?: boolean }
   | { id: number; op: "refreshPaths"; paths: string[] }
   | { id: number; op: "search"; query: string; options: SearchOptions }
   | { id: number; op: "status" }

@@ -55,6 +55,7 @@ export async function runIndexCommand(args: CliArgs, out: (text: string) => void
   const showProgress = Boolean(process.stderr.isTTY) && !args.json;
   let last = 0;
   const summary = await index.refresh({
+    waitForVectors: true,
     onProgress: (p) => {
       const now = Date.now();
       if (!showProgress || (now - last < 200 && p.filesDone < p.filesTotal)) return;

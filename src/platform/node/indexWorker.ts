@@ -32,7 +32,11 @@ async function handle(request: Exclude<IndexRequest, { op: "cancel" }>) {
       const controller = new AbortController();
       running.set(request.id, controller);
       try {
-        return await index.refresh({ signal: controller.signal, onProgress: (progress) => reply({ id: request.id, kind: "progress", progress }) });
+        return await index.refresh({
+          signal: controller.signal,
+          onProgress: (progress) => reply({ id: request.id, kind: "progress", progress }),
+          ...(request.waitForVectors && { waitForVectors: true }),
+        });
       } finally {
         running.delete(request.id);
       }

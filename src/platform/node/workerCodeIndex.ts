@@ -29,8 +29,8 @@ export class WorkerCodeIndex implements CodeSearchIndex {
     private readonly options: { storeDir?: string; workerFile?: string } = {},
   ) {}
 
-  refresh(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void } = {}): Promise<RefreshSummary> {
-    return this.call({ op: "refresh" }, options) as Promise<RefreshSummary>;
+  refresh(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void; waitForVectors?: boolean } = {}): Promise<RefreshSummary> {
+    return this.call({ op: "refresh", ...(options.waitForVectors && { waitForVectors: true }) }, options) as Promise<RefreshSummary>;
   }
 
   async refreshPaths(paths: readonly string[]): Promise<void> {

@@ -56,7 +56,7 @@ describe("codebase_search with an embedder", () => {
     await words.close();
 
     const index = open();
-    const summary = await index.refresh();
+    const summary = await index.refresh({ waitForVectors: true });
     expect(summary).toMatchObject({ changed: 0, restored: true, embedded: 3 });
     expect((await index.search("erase a customer account"))[0]).toMatchObject({ path: "src/accounts/removal.ts", symbols: ["deleteUser"] });
     expect((await index.search("deliver the bill by mail"))[0]?.path).toBe("src/billing/invoices.ts");
@@ -65,10 +65,19 @@ describe("codebase_search with an embedder", () => {
     expect(server.requests.every((r) => r.authorization === "Bearer sk-embed")).toBe(true);
   });
 
+  it("a search does not wait for the vectors: it answers by words while the embedder works, by meaning once it is through", async () => {
+    const index = open();
+    const summary = await index.refresh();
+    expect(summary.embedded).toBeUndefined();
+    expect((await index.search("delete user"))[0]?.symbols).toEqual(["deleteUser"]);
+    expect(await index.vectorsDone()).toBe(3);
+    expect((await index.search("erase a customer account"))[0]?.symbols).toEqual(["deleteUser"]);
+  });
+
   it("merges the two rankings (reciprocal rank fusion): the definition both put first leads, the other chunk words find follows", async () => {
     put("src/accounts/audit.ts", "// Records who deleted which user, for the auditors.\nexport const AUDIT_LOG = 'audit';\n");
     const index = open();
-    await index.refresh();
+    await index.refresh({ waitForVectors: true });
     const hits = await index.search("delete user");
     expect(hits[0]?.symbols).toEqual(["deleteUser"]);
     expect(hits[0]?.score).toBe(1);
@@ -77,7 +86,7 @@ describe("codebase_search with an embedder", () => {
 
   it("a changed file's unchanged chunks keep their vectors; only the new text is sent", async () => {
     const index = open();
-    await index.refresh();
+    await index.refresh({ waitForVectors: true });
     expect(server.textsEmbedded).toBe(3);
     put(
       "src/billing/invoices.ts",
@@ -85,6 +94,7 @@ describe("codebase_search with an embedder", () => {
     );
     server.requests.length = 0;
     await index.refreshPaths(["src/billing/invoices.ts"]);
+    expect(await index.vectorsDone()).toBe(1);
     const sent = server.requests.flatMap((r) => r.inputs);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain("export function chargeCard(card: Card): void {");
@@ -92,15 +102,15 @@ describe("codebase_search with an embedder", () => {
     // A new session reads nothing and sends nothing but its queries.
     await index.close();
     server.requests.length = 0;
-    expect(await open().refresh()).toMatchObject({ changed: 0, embedded: 0, restored: true });
+    expect(await open().refresh({ waitForVectors: true })).toMatchObject({ changed: 0, embedded: 0, restored: true });
     expect(server.requests).toEqual([]);
   });
 
   it("another embedder makes every vector again, without chunking a file again", async () => {
-    await open().refresh();
+    await open().refresh({ waitForVectors: true });
     server.requests.length = 0;
     const other = open(openai("other-model"));
-    expect(await other.refresh()).toMatchObject({ changed: 0, embedded: 3 });
+    expect(await other.refresh({ waitForVectors: true })).toMatchObject({ changed: 0, embedded: 3 });
     expect(new Set(server.requests.map((r) => r.model))).toEqual(new Set(["other-model"]));
     expect((await other.status()).embedder).toContain("openai-compatible:other-model@");
   });
@@ -108,25 +118,25 @@ describe("codebase_search with an embedder", () => {
   it("an embedder that fails is said, and searches go on by words", async () => {
     server.failWith = 503;
     const index = open();
-    const summary = await index.refresh();
+    const summary = await index.refresh({ waitForVectors: true });
     expect(summary.embedded).toBe(0);
     expect(summary.problems).toEqual([expect.stringMatching(/the embedder openai-compatible:text-embedding-3-small@.*; codebase_search ranks by words alone until the embedder answers$/)]);
     expect((await index.search("delete user"))[0]?.symbols).toEqual(["deleteUser"]);
     // Back: the next refresh makes what is missing.
     server.failWith = undefined;
-    expect(await index.refresh()).toMatchObject({ embedded: 3 });
+    expect(await index.refresh({ waitForVectors: true })).toMatchObject({ embedded: 3 });
   });
 
   it("a wrong key is said as the provider says it", async () => {
     const index = open({ ...openai(), apiKey: "sk-wrong" });
-    const summary = await index.refresh();
+    const summary = await index.refresh({ waitForVectors: true });
     expect(summary.problems?.[0]).toMatch(/401|API key/i);
     expect((await index.status()).vectors).toBe(0);
   });
 
   it("Ollama's own /api/embed works the same way", async () => {
     const index = open({ kind: "ollama", model: "nomic-embed-text", baseUrl: server.origin });
-    expect(await index.refresh()).toMatchObject({ embedded: 3 });
+    expect(await index.refresh({ waitForVectors: true })).toMatchObject({ embedded: 3 });
     expect(server.requests[0]).toMatchObject({ protocol: "ollama", model: "nomic-embed-text" });
     expect((await index.search("launch the server"))[0]?.symbols).toEqual(["bootServer"]);
   });

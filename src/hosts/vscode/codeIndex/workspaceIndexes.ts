@@ -163,7 +163,8 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
     const index = this.index;
     if (!index) return;
     this.show({ state: "indexing" });
-    await this.track(index.refresh({ onProgress: (progress) => this.show({ state: "indexing", progress }) })).catch(() => undefined);
+    // In the background, so it also waits for the vectors: what it reports says whether the embedder works.
+    await this.track(index.refresh({ onProgress: (progress) => this.show({ state: "indexing", progress }), waitForVectors: true })).catch(() => undefined);
   }
 
   private async track(run: Promise<RefreshSummary>): Promise<RefreshSummary> {
