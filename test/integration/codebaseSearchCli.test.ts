@@ -184,7 +184,7 @@ describe("kiln index and kiln run with an embedder", () => {
     const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
     const unknown = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder", "word2vec"], {});
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("kiln: --embedder word2vec: use openai, openai-compatible, ollama");
+    expect(unknown.stderr).toContain("kiln: --embedder word2vec: use openai, openai-compatible, ollama, gemini");
     const noUrl = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder", "openai-compatible", "--embedder-model", "m"], {});
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain("needs a base URL");

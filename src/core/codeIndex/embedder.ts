@@ -1,3 +1,4 @@
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { z } from "zod";
 import { toProviderError } from "../llm/errors";
@@ -6,14 +7,15 @@ import { toProviderError } from "../llm/errors";
  * What turns chunks of code (and queries) into vectors, so that codebase_search finds code by what
  * it means as well as by its words. Optional: without one, the index ranks by words alone.
  *
- * Two wire protocols cover the providers people use for this: OpenAI's /v1/embeddings (OpenAI, and
+ * Three wire protocols cover the providers people use for this: OpenAI's /v1/embeddings (OpenAI, and
  * every service that speaks it at another base URL: Mistral, Together, Fireworks, DeepInfra, LM
- * Studio, vLLM, llama.cpp's server…) through the official SDK, and Ollama's native /api/embed. The
- * vector's dimension is whatever the first answer has; every later one must match it.
+ * Studio, vLLM, llama.cpp's server…) through the official SDK, Gemini's batchEmbedContents through
+ * @google/genai, and Ollama's native /api/embed. The vector's dimension is whatever the first answer
+ * has; every later one must match it.
  */
 
-export type EmbedderKind = "openai" | "openai-compatible" | "ollama";
-export const EMBEDDER_KINDS: readonly EmbedderKind[] = ["openai", "openai-compatible", "ollama"];
+export type EmbedderKind = "openai" | "openai-compatible" | "ollama" | "gemini";
+export const EMBEDDER_KINDS: readonly EmbedderKind[] = ["openai", "openai-compatible", "ollama", "gemini"];
 
 export interface EmbedderConfig {
   kind: EmbedderKind;
@@ -37,6 +39,7 @@ const DEFAULT_BASE_URL: Record<EmbedderKind, string | undefined> = {
   openai: "https://api.openai.com/v1",
   "openai-compatible": undefined,
   ollama: "http://localhost:11434",
+  gemini: "https://generativelanguage.googleapis.com",
 };
 
 /** Checks a configuration and makes its embedder; a bad one throws an Error that says what to fix. */
@@ -52,9 +55,11 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
     throw new Error(`The embedder's base URL ${JSON.stringify(baseUrl)} is not an http(s) URL.`);
   }
   if (config.kind === "openai" && !config.apiKey) throw new Error("The openai embedder needs an API key (OPENAI_API_KEY).");
+  if (config.kind === "gemini" && !config.apiKey) throw new Error("The gemini embedder needs an API key (from Google AI Studio).");
   const id = `${config.kind}:${model}@${baseUrl}`;
   const dimension = new DimensionCheck(id);
   if (config.kind === "ollama") return { id, embed: async (texts, signal) => dimension.check(await ollamaEmbed(baseUrl, model, texts, signal), texts.length) };
+  if (config.kind === "gemini") return geminiEmbedder(id, baseUrl, model, config.apiKey!, dimension);
   // The SDK retries rate limits and server errors itself (with Retry-After), as for chat.
   const client = new OpenAI({ apiKey: config.apiKey || "not-needed", baseURL: baseUrl, maxRetries: 3 });
   return {
@@ -74,12 +79,36 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
 }
 
 function exampleModel(kind: EmbedderKind): string {
-  return kind === "ollama" ? "nomic-embed-text" : "text-embedding-3-small";
+  return kind === "ollama" ? "nomic-embed-text" : kind === "gemini" ? "gemini-embedding-001" : "text-embedding-3-small";
+}
+
+/** Gemini's API through the official SDK (batchEmbedContents), as the Gemini chat provider reaches it. */
+function geminiEmbedder(id: string, baseUrl: string, model: string, apiKey: string, dimension: DimensionCheck): Embedder {
+  // Explicit, so GOOGLE_GENAI_USE_VERTEXAI or GOOGLE_GEMINI_BASE_URL in the environment change nothing;
+  // a URL copied from Google's docs ends in the version, which the SDK adds itself.
+  const client = new GoogleGenAI({ vertexai: false, apiKey, apiVersion: "v1beta", httpOptions: { baseUrl: baseUrl.replace(/\/v1beta$/, "") } });
+  return {
+    id,
+    embed: async (texts, signal) => {
+      if (texts.length === 0) return [];
+      try {
+        const response = await client.models.embedContent({ model, contents: [...texts], config: { taskType: "RETRIEVAL_DOCUMENT", ...(signal && { abortSignal: signal }) } });
+        const parsed = geminiAnswer.parse(response);
+        return dimension.check(
+          parsed.embeddings.map((e) => Float32Array.from(e.values)),
+          texts.length,
+        );
+      } catch (err) {
+        throw embedderError(err, id);
+      }
+    },
+  };
 }
 
 const vector = z.array(z.number().finite()).min(1);
 const openAiAnswer = z.object({ data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: vector })) });
 const ollamaAnswer = z.object({ embeddings: z.array(vector) });
+const geminiAnswer = z.object({ embeddings: z.array(z.object({ values: vector })) });
 
 async function ollamaEmbed(baseUrl: string, model: string, texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
   if (texts.length === 0) return [];

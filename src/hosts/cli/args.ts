@@ -404,7 +404,7 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
   }
   if (args.indexAction && command !== "index") throw new UsageError(`--${args.indexAction} is for kiln index`);
   if (command === "index" && args.noIndex) throw new UsageError("kiln index builds the index: drop --no-index");
-  if (args.embedder && args.embedder.kind === "") throw new UsageError("--embedder-model and --embedder-base-url need --embedder openai|openai-compatible|ollama");
+  if (args.embedder && args.embedder.kind === "") throw new UsageError("--embedder-model and --embedder-base-url need --embedder openai|openai-compatible|ollama|gemini");
   if (args.embedder && args.noIndex) throw new UsageError("--embedder gives the codebase index vectors: drop --no-index");
   if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index")) throw new UsageError("--profile is for run, chat, resume and models");
   if (command === "index" && words.length > 0) throw new UsageError(`kiln index takes no text ("${words.join(" ")}"); --workspace DIR names the folder`);

@@ -19,9 +19,10 @@ export function cliCodeIndex(args: CliArgs, workspace: string): CodebaseIndex {
   return new CodebaseIndex(workspace, { storeDir: indexDirFor(args.indexDir, workspace), ...(embedder && { embedder }) });
 }
 
-/** The embedder's key: KILN_EMBEDDER_API_KEY, or for OpenAI's own service the OpenAI key. */
+/** The embedder's key: KILN_EMBEDDER_API_KEY, or for OpenAI's and Google's own services their usual key. */
 export function embedderKey(kind: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const key = env[EMBEDDER_KEY_ENV]?.trim() || (kind === "openai" ? env.OPENAI_API_KEY?.trim() : undefined);
+  const usual = kind === "openai" ? [env.OPENAI_API_KEY] : kind === "gemini" ? [env.GEMINI_API_KEY, env.GOOGLE_API_KEY] : [];
+  const key = [env[EMBEDDER_KEY_ENV], ...usual].map((value) => value?.trim()).find(Boolean);
   registerSecret(key);
   return key || undefined;
 }

@@ -90,9 +90,10 @@ Options:
                                workspace (default ~/.kilocode/kiln/index)
   --embedder KIND              give the codebase index vectors, so codebase_search finds code by
                                meaning as well as words: openai, openai-compatible (any
-                               /v1/embeddings: Mistral, Together, LM Studio, vLLM…) or ollama.
-                               The key: KILN_EMBEDDER_API_KEY (openai: else OPENAI_API_KEY)
-  --embedder-model MODEL       e.g. text-embedding-3-small, nomic-embed-text
+                               /v1/embeddings: Mistral, Together, LM Studio, vLLM…), ollama or
+                               gemini. The key: KILN_EMBEDDER_API_KEY (else OPENAI_API_KEY for
+                               openai, GEMINI_API_KEY or GOOGLE_API_KEY for gemini)
+  --embedder-model MODEL       e.g. text-embedding-3-small, nomic-embed-text, gemini-embedding-001
   --embedder-base-url URL      the endpoint (…/v1 for openai-compatible; Ollama's root)
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
                                .kilocode/mcp.json, whose entries win

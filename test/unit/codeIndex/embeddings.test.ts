@@ -14,7 +14,7 @@ let storeParent: string;
 const opened: CodebaseIndex[] = [];
 
 beforeAll(async () => {
-  server = await new FakeEmbeddingServer({ apiKey: "sk-embed", models: ["text-embedding-3-small", "nomic-embed-text", "other-model"] }).start();
+  server = await new FakeEmbeddingServer({ apiKey: "sk-embed", models: ["text-embedding-3-small", "nomic-embed-text", "other-model", "gemini-embedding-001"] }).start();
 });
 afterAll(() => server.close());
 
@@ -141,7 +141,18 @@ describe("codebase_search with an embedder", () => {
     expect((await index.search("launch the server"))[0]?.symbols).toEqual(["bootServer"]);
   });
 
+  it("Gemini's batchEmbedContents through @google/genai works the same way", async () => {
+    const index = open({ kind: "gemini", model: "gemini-embedding-001", baseUrl: server.origin, apiKey: "sk-embed" });
+    expect(await index.refresh({ waitForVectors: true })).toMatchObject({ embedded: 3 });
+    expect(server.requests[0]).toMatchObject({ protocol: "gemini", model: "gemini-embedding-001", authorization: "Bearer sk-embed" });
+    expect((await index.search("deliver the bill by mail"))[0]?.symbols).toEqual(["emailInvoice"]);
+    // A base URL copied from Google's docs (ending in /v1beta) works too; a wrong key is refused as Google says it.
+    const refused = createEmbedder({ kind: "gemini", model: "gemini-embedding-001", baseUrl: `${server.origin}/v1beta`, apiKey: "not-it" });
+    await expect(refused.embed(["x"])).rejects.toThrow(/API key not valid|400/);
+  });
+
   it("refuses a configuration it cannot use, saying what to fix", () => {
+    expect(() => createEmbedder({ kind: "gemini", model: "gemini-embedding-001" })).toThrow("needs an API key (from Google AI Studio)");
     expect(() => createEmbedder({ kind: "openai-compatible", model: "m" })).toThrow("needs a base URL");
     expect(() => createEmbedder({ kind: "openai", model: "text-embedding-3-small" })).toThrow("needs an API key");
     expect(() => createEmbedder({ kind: "ollama", model: " " })).toThrow("needs a model (e.g. nomic-embed-text)");
