@@ -65,7 +65,9 @@ describe("a chat error about the key offers to fix it", () => {
     await frame.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-assistant"]')].some((e) => (e as HTMLElement).innerText.includes("Hello from the right key.")), {
       timeout: 30_000,
     });
-    // The failed attempts left the chat: one message, one reply.
+    // The failed attempts leave the chat: one message, one reply. (The reply and the errors' removal
+    // may reach the page in separate renders, so the errors are waited for, not read once.)
+    await frame.waitForFunction(() => document.querySelectorAll('[data-testid="message-error"]').length === 0, { timeout: 10_000 });
     expect(await frame.$$('[data-testid="message-error"]')).toHaveLength(0);
     await workbench.page.screenshot({ path: join(resultsDir, "e2e-key-fixed.png") });
   });
