@@ -6,8 +6,9 @@ import { FullTextIndex } from "./fullText";
 import type { Embedder } from "./embedder";
 import { deleteStore, IndexDatabase, storeInfo, type SqlRow } from "./indexDatabase";
 import { VectorIndex } from "./vectors";
-import type { ChunkKind, CodeChunk, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, ScoredId, SearchOptions } from "./types";
-import { isIndexablePath, walkWorkspace, type WalkedFile } from "./walk";
+import type { ChunkKind, CodeChunk, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "./types";
+import { fuse, FUSION_DEPTH, VectorFeed } from "./vectorFeed";
+import { isIndexablePath, readLines, walkWorkspace, type WalkedFile } from "./walk";
 
 /** Larger files are generated or vendored more often than not; their chunks would crowd out the code. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -19,16 +20,6 @@ const BINARY_SNIFF_BYTES = 8000;
  * an fsync) per file.
  */
 const BATCH_FILES = 200;
-/** Chunks sent to the embedder in one request (every provider takes this many; most take far more). */
-const EMBED_BATCH = 32;
-/** A chunk's text is cut to this many characters for its vector: within every embedding model's input limit. */
-const EMBED_MAX_CHARS = 6000;
-/** How many of each ranking reciprocal rank fusion merges. */
-const FUSION_DEPTH = 50;
-/** RRF's k (Cormack, Clarke & Büttcher): a hit's share is 1 / (k + its rank) in each list. */
-const FUSION_K = 60;
-/** Query vectors kept, so the model asking the same query again costs no request. */
-const QUERY_CACHE = 32;
 
 export interface RefreshOptions {
   signal?: AbortSignal;
@@ -105,13 +96,9 @@ export class CodebaseIndex implements CodeSearchIndex {
   private readonly limits: ChunkLimits;
   private readonly maxFileBytes: number;
   private readonly storeDir: string | undefined;
-  private embedder: Embedder | undefined;
   private opened: Promise<Opened> | undefined;
-  private readonly queryVectors = new Map<string, Float32Array>();
-  /** The vectors being made in the background (embedInBackground), its stop, and whether to look again after. */
-  private embedding: Promise<number> | undefined;
-  private embedStop: AbortController | undefined;
-  private embedAgain = false;
+  /** The chunks' vectors: made in the background, and asked for the nearest to a query. */
+  private readonly feed: VectorFeed;
   /** Refreshes, in the order asked: each works out its changes against what the last one wrote. */
   private queue: Promise<unknown> = Promise.resolve();
   private running: Promise<RefreshSummary> | undefined;
@@ -129,7 +116,8 @@ export class CodebaseIndex implements CodeSearchIndex {
     this.limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
     this.storeDir = options.storeDir;
-    this.embedder = options.embedder;
+    this.feed = new VectorFeed(root, () => this.open(), this.problems);
+    this.feed.embedder = options.embedder;
   }
 
   /**
@@ -139,10 +127,10 @@ export class CodebaseIndex implements CodeSearchIndex {
   async refresh(options: RefreshOptions = {}): Promise<RefreshSummary> {
     this.running ??= this.serially(() => this.walkAndIndex(options)).finally(() => (this.running = undefined));
     const summary = await this.running;
-    if (!this.embedder) return summary;
+    if (!this.feed.embedder) return summary;
     // The vectors are made in the background: a search answers by words (and the vectors made so
     // far) rather than wait for an embedder to get through a whole workspace.
-    const vectors = this.embedInBackground();
+    const vectors = this.feed.start();
     if (!options.waitForVectors) return summary;
     const embedded = await vectors;
     const problems = [...(summary.problems ?? []), ...this.problems.splice(0)];
@@ -165,13 +153,13 @@ export class CodebaseIndex implements CodeSearchIndex {
         if (change) changes.push(change);
       }
       this.write(db, words, changes);
-      if (changes.length > 0 && this.embedder) void this.embedInBackground();
+      if (changes.length > 0 && this.feed.embedder) void this.feed.start();
     });
   }
 
   /** Resolves once the chunks have their vectors (at once without an embedder); the number made meanwhile. */
   vectorsDone(): Promise<number> {
-    return this.embedding ?? Promise.resolve(0);
+    return this.feed.done();
   }
 
   /**
@@ -191,7 +179,7 @@ export class CodebaseIndex implements CodeSearchIndex {
     const saved = this.storeDir && db.file ? await storeInfo(this.storeDir) : undefined;
     return {
       ...counts(db),
-      ...(this.embedder && { vectors: vectors.count(), embedder: this.embedder.id }),
+      ...(this.feed.embedder && { vectors: vectors.count(), embedder: this.feed.embedder.id }),
       ...(this.storeDir && { storeDir: this.storeDir }),
       ...(saved && { saved }),
     };
@@ -203,7 +191,7 @@ export class CodebaseIndex implements CodeSearchIndex {
    */
   clear(): Promise<void> {
     return this.serially(async () => {
-      await this.stopEmbedding();
+      await this.feed.stop();
       const opened = this.opened;
       this.opened = undefined;
       if (opened) (await opened.catch(() => undefined))?.db.close();
@@ -217,8 +205,7 @@ export class CodebaseIndex implements CodeSearchIndex {
    */
   setEmbedder(embedder: Embedder | undefined): Promise<void> {
     return this.serially(async () => {
-      this.embedder = embedder;
-      this.queryVectors.clear();
+      this.feed.embedder = embedder;
       const opened = this.opened && (await this.opened.catch(() => undefined));
       if (opened && embedder) opened.vectors.useEmbedder(embedder.id);
     });
@@ -228,7 +215,7 @@ export class CodebaseIndex implements CodeSearchIndex {
   async close(): Promise<void> {
     this.closed = true;
     await this.queue.catch(() => undefined);
-    await this.stopEmbedding();
+    await this.feed.stop();
     const opened = this.opened;
     this.opened = undefined;
     if (opened) (await opened.catch(() => undefined))?.db.close();
@@ -239,7 +226,7 @@ export class CodebaseIndex implements CodeSearchIndex {
     const { db, words } = opened;
     const under = options.under?.replace(/^\.\/?/, "").replace(/\/+$/, "");
     const limit = options.limit ?? 10;
-    const meaning = await this.nearest(opened, query, under);
+    const meaning = await this.feed.nearest(opened.vectors, query, under);
     const ranked = meaning ? fuse([words.search(query, { limit: FUSION_DEPTH, ...(under && { under }) }), meaning], limit) : words.search(query, { limit, ...(under && { under }) });
     const chunks = new Map<number, SqlRow>();
     if (ranked.length > 0) {
@@ -355,7 +342,7 @@ export class CodebaseIndex implements CodeSearchIndex {
         if (change.kind === "drop") continue;
         db.run("INSERT INTO files (path, size, mtime, hash) VALUES (?, ?, ?, ?)", [change.path, change.file.size, change.file.mtimeMs, change.file.hash]);
         for (const chunk of change.chunks) {
-          db.run("INSERT INTO chunks (path, start_line, end_line, kind, symbols, hash) VALUES (?, ?, ?, ?, ?, ?)", [
+          const id = db.run("INSERT INTO chunks (path, start_line, end_line, kind, symbols, hash) VALUES (?, ?, ?, ?, ?, ?)", [
             chunk.path,
             chunk.startLine,
             chunk.endLine,
@@ -363,113 +350,10 @@ export class CodebaseIndex implements CodeSearchIndex {
             JSON.stringify(chunk.symbols),
             chunk.hash,
           ]);
-          const id = Number(db.get("SELECT last_insert_rowid() AS id")!.id);
           words.add(id, { code: chunk.text, symbols: chunk.symbols, path: chunk.path });
         }
       }
     });
-  }
-
-  /**
-   * Starts giving the chunks vectors, or, while that runs, has it look again when it is through
-   * (chunks written since may lack one). Outside the refreshes' queue: each batch's vectors are
-   * written in one synchronous transaction, keyed by the text's hash, so a refresh in between changes
-   * nothing they rely on (a vector whose chunk went is pruned).
-   */
-  private embedInBackground(): Promise<number> {
-    if (this.embedding) {
-      this.embedAgain = true;
-      return this.embedding;
-    }
-    const controller = new AbortController();
-    this.embedStop = controller;
-    this.embedding = (async () => {
-      let made = 0;
-      do {
-        this.embedAgain = false;
-        try {
-          made += await this.embedMissing(await this.open(), controller.signal);
-        } catch (err) {
-          // The database was closed or cleared under it: whoever did that wanted it to stop.
-          if (!controller.signal.aborted) this.problems.push(`the vectors could not be saved: ${err instanceof Error ? err.message : String(err)}`);
-          break;
-        }
-      } while (this.embedAgain && !controller.signal.aborted);
-      return made;
-    })().finally(() => {
-      this.embedding = undefined;
-      this.embedStop = undefined;
-    });
-    return this.embedding;
-  }
-
-  private async stopEmbedding(): Promise<void> {
-    this.embedStop?.abort(new Error("cancelled"));
-    await this.embedding?.catch(() => undefined);
-  }
-
-  /**
-   * Gives every chunk text without a vector one, in batches (each batch's vectors committed at once,
-   * so a cancel or a crash keeps what was done). Returns how many were made. An embedder that fails is
-   * said in the next summary and the index goes on by words.
-   */
-  private async embedMissing({ db, vectors }: Opened, signal: AbortSignal): Promise<number> {
-    const embedder = this.embedder;
-    if (!embedder) return 0;
-    let made = 0;
-    const missing = vectors.missing();
-    for (let i = 0; i < missing.length; i += EMBED_BATCH) {
-      if (signal?.aborted) break;
-      const batch: { hash: string; text: string }[] = [];
-      const files = new Map<string, string[] | undefined>();
-      for (const chunk of missing.slice(i, i + EMBED_BATCH)) {
-        if (!files.has(chunk.path)) files.set(chunk.path, await readLines(`${this.root}/${chunk.path}`));
-        const text = files
-          .get(chunk.path)
-          ?.slice(chunk.startLine - 1, chunk.endLine)
-          .join("\n");
-        // Changed since it was chunked: the next refresh chunks it again, and that chunk gets a vector.
-        if (text === undefined || createHash("sha256").update(text).digest("hex") !== chunk.hash) continue;
-        batch.push({ hash: chunk.hash, text: `${chunk.path}\n${text}`.slice(0, EMBED_MAX_CHARS) });
-      }
-      if (batch.length === 0) continue;
-      let embedded: Float32Array[];
-      try {
-        embedded = await embedder.embed(
-          batch.map((b) => b.text),
-          signal,
-        );
-      } catch (err) {
-        if (signal.aborted) break;
-        this.problems.push(`${err instanceof Error ? err.message : String(err)}; codebase_search ranks by words alone until the embedder answers`);
-        break;
-      }
-      if (signal.aborted) break;
-      db.transaction(() => batch.forEach((b, k) => vectors.put(b.hash, embedded[k]!)));
-      made += batch.length;
-    }
-    db.transaction(() => vectors.prune());
-    return made;
-  }
-
-  /**
-   * The chunks nearest the query by meaning, or undefined where there is no embedder, no vector yet,
-   * or the embedder cannot answer now (the search is then by words alone, as without one).
-   */
-  private async nearest({ vectors }: Opened, query: string, under: string | undefined): Promise<ScoredId[] | undefined> {
-    if (!this.embedder || query.trim() === "" || vectors.count() === 0) return undefined;
-    let vector = this.queryVectors.get(query);
-    if (!vector) {
-      try {
-        [vector] = await this.embedder.embed([query]);
-      } catch {
-        return undefined;
-      }
-      if (!vector) return undefined;
-      if (this.queryVectors.size >= QUERY_CACHE) this.queryVectors.delete(this.queryVectors.keys().next().value!);
-      this.queryVectors.set(query, vector);
-    }
-    return vectors.nearest(vector, FUSION_DEPTH, under);
   }
 
   /** Opens the database once per run (again after a clear); a saved index's problems go with the next summary. */
@@ -478,7 +362,7 @@ export class CodebaseIndex implements CodeSearchIndex {
     this.opened ??= IndexDatabase.open(this.storeDir, this.root).then(({ db, existing, problems }) => {
       this.problems.push(...problems);
       const vectors = new VectorIndex(db);
-      if (this.embedder) vectors.useEmbedder(this.embedder.id);
+      if (this.feed.embedder) vectors.useEmbedder(this.feed.embedder.id);
       return { db, words: new FullTextIndex(db), vectors, existing };
     });
     this.opened.catch(() => (this.opened = undefined));
@@ -497,20 +381,6 @@ export class CodebaseIndex implements CodeSearchIndex {
   }
 }
 
-/**
- * Reciprocal rank fusion (Cormack, Clarke & Büttcher, 2009): each hit scores Σ 1 / (k + its rank) over
- * the rankings that have it, so one found by words and by meaning rises above one found by either, and
- * neither ranking's scale matters. Equal scores by id.
- */
-function fuse(rankings: readonly (readonly ScoredId[])[], limit: number): ScoredId[] {
-  const fused = new Map<number, number>();
-  for (const ranking of rankings) ranking.forEach(({ id }, rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (FUSION_K + rank + 1)));
-  return [...fused]
-    .map(([id, score]) => ({ id, score }))
-    .sort((a, b) => b.score - a.score || a.id - b.id)
-    .slice(0, limit);
-}
-
 function knownFile(db: IndexDatabase, path: string): KnownFile | undefined {
   const row = db.get("SELECT size, mtime, hash FROM files WHERE path = ?", [path]);
   return row && { size: Number(row.size), mtimeMs: Number(row.mtime), hash: String(row.hash) };
@@ -525,9 +395,4 @@ async function statFile(absolute: string): Promise<{ size: number; mtimeMs: numb
   // lstat, not open: opening a FIFO waits for a writer that may never come.
   const stat = await lstat(absolute).catch(() => undefined);
   return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-}
-
-async function readLines(absolute: string): Promise<string[] | undefined> {
-  const text = await readFile(absolute, "utf8").catch(() => undefined);
-  return text?.replace(/^\uFEFF/, "").split(/\r?\n/);
 }

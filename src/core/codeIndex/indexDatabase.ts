@@ -164,8 +164,9 @@ export class IndexDatabase {
     return this.all(sql, params)[0];
   }
 
-  run(sql: string, params: SqlParam[] = []): void {
-    this.statement(sql).run(params);
+  /** Runs a statement; returns the rowid it inserted (for an INSERT). */
+  run(sql: string, params: SqlParam[] = []): number {
+    return Number(this.statement(sql).run(params).lastInsertRowid);
   }
 
   /** Makes a JavaScript function callable from this database's SQL (a scalar function of fixed arity). */

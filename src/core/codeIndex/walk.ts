@@ -1,4 +1,4 @@
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import type { IgnoreRules } from "../workspace/ignore";
 
 /**
@@ -80,4 +80,10 @@ export async function walkWorkspace(root: string, ignore: IgnoreRules, signal?: 
 /** Whether a path is one the walk would index, by its name alone (for a watcher's events). */
 export function isIndexablePath(path: string): boolean {
   return !NOT_SOURCE.test(path) && !path.split("/").some((part) => BUILD_FOLDERS.has(part));
+}
+
+/** A file's lines as the index counts them (a BOM dropped, CRLF or LF), or undefined where it cannot be read. */
+export async function readLines(absolute: string): Promise<string[] | undefined> {
+  const text = await readFile(absolute, "utf8").catch(() => undefined);
+  return text?.replace(/^\uFEFF/, "").split(/\r?\n/);
 }
