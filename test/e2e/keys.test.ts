@@ -60,11 +60,14 @@ describe("a chat error about the key offers to fix it", () => {
     expect(server.requests.at(-1)?.headers["x-api-key"] ?? server.requests.at(-1)?.headers.authorization).toMatch(/sk-ant-e2e-wrong/);
     await shootSidebar(workbench.page, "e2e-key-refused.png");
 
-    server.enqueue({ text: "Hello from the right key." });
+    // The reply ends the task, so no further request (which the empty queue would answer with HTTP
+    // 500) follows it and brings a new error into the chat.
+    server.enqueue({ text: "Hello from the right key.\n<attempt_completion>\n<result>Said hello.</result>\n</attempt_completion>" });
     await setKey(KEY);
     await frame.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-assistant"]')].some((e) => (e as HTMLElement).innerText.includes("Hello from the right key.")), {
       timeout: 30_000,
     });
+    await frame.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-completion"]')].some((e) => (e as HTMLElement).innerText.includes("Said hello.")), { timeout: 30_000 });
     // The failed attempts leave the chat: one message, one reply. (The reply and the errors' removal
     // may reach the page in separate renders, so the errors are waited for, not read once.)
     await frame.waitForFunction(() => document.querySelectorAll('[data-testid="message-error"]').length === 0, { timeout: 10_000 });
