@@ -1,35 +1,23 @@
-import { createHash } from "node:crypto";
-import { lstat, readFile } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { WorkspaceIgnore, type IgnoreRules } from "../workspace/ignore";
 import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunker";
 import { FullTextIndex } from "./fullText";
 import type { Embedder } from "./embedder";
-import { deleteStore, IndexDatabase, storeInfo, type SqlRow } from "./indexDatabase";
+import { deleteStore, IndexDatabase, storeInfo } from "./indexDatabase";
+import { chunkRowOf, hitsWithText, type ChunkRow } from "./searchHits";
 import { VectorIndex } from "./vectors";
-import type { ChunkKind, CodeChunk, CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "./types";
-import { fuse, FUSION_DEPTH, VectorFeed } from "./vectorFeed";
-import { isIndexablePath, readLines, walkWorkspace, type WalkedFile } from "./walk";
+import type { CodeChunk, CodeSearchHit, IndexStatus, RefreshOptions, RefreshSummary, SearchOptions, WorkspaceIndex } from "./types";
 
-/** Larger files are generated or vendored more often than not; their chunks would crowd out the code. */
-export const MAX_FILE_BYTES = 1024 * 1024;
-/** Bytes looked at for a NUL, which text never has and nearly every binary format does. */
-const BINARY_SNIFF_BYTES = 8000;
+export type { IndexStatus, RefreshOptions } from "./types";
+import { fuse, FUSION_DEPTH, VectorFeed } from "./vectorFeed";
+import { isIndexablePath, MAX_FILE_BYTES, readIndexable, walkWorkspace, type WalkedFile } from "./walk";
+
 /**
  * Files written to the database in one transaction during a walk: few enough that the chunks waiting
  * are a few megabytes at most (bounded memory), many enough that a first index is not a commit (and
  * an fsync) per file.
  */
 const BATCH_FILES = 200;
-
-export interface RefreshOptions {
-  signal?: AbortSignal;
-  onProgress?(progress: IndexProgress): void;
-  /**
-   * Also wait until every chunk has its vector (`kiln index`, the editor's background refresh);
-   * otherwise the refresh resolves once the words are indexed and the vectors follow.
-   */
-  waitForVectors?: boolean;
-}
 
 interface Opened {
   db: IndexDatabase;
@@ -70,18 +58,6 @@ export interface IndexOptions {
   embedder?: Embedder;
 }
 
-/** What `status` tells: the index and where it is kept. */
-export interface IndexStatus {
-  files: number;
-  chunks: number;
-  /** Chunk texts with a vector, and the embedder that made them, where one is configured. */
-  vectors?: number;
-  embedder?: string;
-  storeDir?: string;
-  /** The database's size and the time it last changed, where one is saved. */
-  saved?: { bytes: number; savedAt: number };
-}
-
 /**
  * One workspace's codebase index: its files cut into chunks (chunker.ts) and ranked by words
  * (fullText.ts), kept in a SQLite database (indexDatabase.ts). `refresh` brings it up to date with
@@ -91,7 +67,7 @@ export interface IndexStatus {
  * Changes are worked out (files read and chunked, which awaits) and then written in one synchronous
  * transaction, so a search never sees half a file and two refreshes never interleave their writes.
  */
-export class CodebaseIndex implements CodeSearchIndex {
+export class CodebaseIndex implements WorkspaceIndex {
   private readonly ignore: IgnoreRules;
   private readonly limits: ChunkLimits;
   private readonly maxFileBytes: number;
@@ -228,39 +204,12 @@ export class CodebaseIndex implements CodeSearchIndex {
     const limit = options.limit ?? 10;
     const meaning = await this.feed.nearest(opened.vectors, query, under);
     const ranked = meaning ? fuse([words.search(query, { limit: FUSION_DEPTH, ...(under && { under }) }), meaning], limit) : words.search(query, { limit, ...(under && { under }) });
-    const chunks = new Map<number, SqlRow>();
+    const chunks = new Map<number, ChunkRow>();
     if (ranked.length > 0) {
       const rows = db.all("SELECT id, path, start_line, end_line, kind, symbols FROM chunks WHERE id IN (SELECT value FROM json_each(?))", [JSON.stringify(ranked.map((r) => r.id))]);
-      for (const row of rows) chunks.set(Number(row.id), row);
+      for (const row of rows) chunks.set(Number(row.id), chunkRowOf(row));
     }
-    return this.withText(ranked, chunks);
-  }
-
-  private async withText(ranked: readonly { id: number; score: number }[], chunks: Map<number, SqlRow>): Promise<CodeSearchHit[]> {
-    const best = ranked[0]?.score ?? 1;
-    const byFile = new Map<string, string[] | undefined>();
-    const hits: CodeSearchHit[] = [];
-    for (const { id, score } of ranked) {
-      const chunk = chunks.get(id);
-      if (!chunk) continue;
-      const path = String(chunk.path);
-      if (!byFile.has(path)) byFile.set(path, await readLines(`${this.root}/${path}`));
-      const lines = byFile.get(path);
-      // Deleted since it was indexed: the next refresh drops it; a hit that cannot be shown is left out.
-      if (!lines) continue;
-      const startLine = Number(chunk.start_line);
-      const endLine = Number(chunk.end_line);
-      hits.push({
-        path,
-        startLine,
-        endLine,
-        kind: String(chunk.kind) as ChunkKind,
-        symbols: JSON.parse(String(chunk.symbols)) as string[],
-        score: best > 0 ? score / best : 0,
-        text: lines.slice(startLine - 1, endLine).join("\n"),
-      });
-    }
-    return hits;
+    return hitsWithText(this.root, ranked, chunks);
   }
 
   private async walkAndIndex(options: RefreshOptions): Promise<RefreshSummary> {
@@ -316,15 +265,13 @@ export class CodebaseIndex implements CodeSearchIndex {
    */
   private async changeOf(file: WalkedFile, known: KnownFile | undefined): Promise<FileChange | undefined> {
     if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return undefined;
-    const drop = known ? ({ kind: "drop", path: file.path } as const) : undefined;
-    if (file.size > this.maxFileBytes) return drop;
-    const bytes = await readFile(`${this.root}/${file.path}`).catch(() => undefined);
-    if (!bytes || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return drop;
-    const hash = createHash("sha256").update(bytes).digest("hex");
+    const read = await readIndexable(this.root, file.path, file.size, this.maxFileBytes);
+    if (!read) return known ? { kind: "drop", path: file.path } : undefined;
+    const fileState = { size: file.size, mtimeMs: file.mtimeMs, hash: read.hash };
     // Saved with its new time, so the next run does not read it again.
-    if (known && known.hash === hash) return { kind: "touch", path: file.path, file: { size: file.size, mtimeMs: file.mtimeMs, hash } };
-    const chunks = await chunkFile(file.path, new TextDecoder().decode(bytes), this.limits);
-    return { kind: "put", path: file.path, file: { size: file.size, mtimeMs: file.mtimeMs, hash }, chunks };
+    if (known && known.hash === read.hash) return { kind: "touch", path: file.path, file: fileState };
+    const chunks = await chunkFile(file.path, read.text, this.limits);
+    return { kind: "put", path: file.path, file: fileState, chunks };
   }
 
   /** Writes changes in one transaction: all of them, or (on an error, which is thrown) none. */

@@ -70,3 +70,38 @@ export interface CodeSearchIndex {
   refresh(options?: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void; waitForVectors?: boolean }): Promise<RefreshSummary>;
   search(query: string, options?: SearchOptions): Promise<CodeSearchHit[]>;
 }
+
+export interface RefreshOptions {
+  signal?: AbortSignal;
+  onProgress?(progress: IndexProgress): void;
+  /**
+   * Also wait until every chunk has its vector (`kiln index`, the editor's background refresh);
+   * otherwise the refresh resolves once the words are indexed and the vectors follow.
+   */
+  waitForVectors?: boolean;
+}
+
+/** What `status` tells: the index and where it is kept. */
+export interface IndexStatus {
+  files: number;
+  chunks: number;
+  /** Chunk texts with a vector, and the embedder that made them, where one is configured. */
+  vectors?: number;
+  embedder?: string;
+  storeDir?: string;
+  /** The database's size and the time it last changed, where one is saved. */
+  saved?: { bytes: number; savedAt: number };
+  /** A team index (team/teamIndex.ts): the server (no password) and the repository and branch it holds. */
+  team?: { server: string; scope: string };
+}
+
+/** What a host does with a workspace's index, wherever it is kept (CodebaseIndex on this machine, TeamIndex on a team's server). */
+export interface WorkspaceIndex extends CodeSearchIndex {
+  refresh(options?: RefreshOptions): Promise<RefreshSummary>;
+  refreshPaths(paths: readonly string[]): Promise<void>;
+  status(): Promise<IndexStatus>;
+  load(): Promise<{ restored: boolean; problems: string[] }>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
+  vectorsDone(): Promise<number>;
+}

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import type { IgnoreRules } from "../workspace/ignore";
 
@@ -35,6 +36,11 @@ const BUILD_FOLDERS = new Set([
 
 /** Files that are text but no one's code: generated lock files, maps and minified bundles. */
 const NOT_SOURCE = /(?:^|\/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb|Cargo\.lock|poetry\.lock|composer\.lock|Gemfile\.lock|go\.sum)$|\.(?:min\.(?:js|css)|map)$/;
+
+/** Larger files are generated or vendored more often than not; their chunks would crowd out the code. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Bytes looked at for a NUL, which text never has and nearly every binary format does. */
+const BINARY_SNIFF_BYTES = 8000;
 
 export interface WalkedFile {
   /** Workspace-relative, "/" separators. */
@@ -86,4 +92,15 @@ export function isIndexablePath(path: string): boolean {
 export async function readLines(absolute: string): Promise<string[] | undefined> {
   const text = await readFile(absolute, "utf8").catch(() => undefined);
   return text?.replace(/^\uFEFF/, "").split(/\r?\n/);
+}
+
+/**
+ * A file's text and the sha256 of its bytes, or undefined where it is not to be indexed: larger than
+ * `maxBytes`, binary (a NUL in its first bytes), or unreadable.
+ */
+export async function readIndexable(root: string, path: string, size: number, maxBytes = MAX_FILE_BYTES): Promise<{ text: string; hash: string } | undefined> {
+  if (size > maxBytes) return undefined;
+  const bytes = await readFile(`${root}/${path}`).catch(() => undefined);
+  if (!bytes || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
+  return { text: new TextDecoder().decode(bytes), hash: createHash("sha256").update(bytes).digest("hex") };
 }

@@ -7,7 +7,8 @@ const GIT_TIMEOUT_MS = 10_000;
 /** Why git gave nothing usable, said so the model and user understand. */
 export class GitError extends Error {}
 
-function git(cwd: string, args: string[]): Promise<string> {
+/** Runs git in `cwd`; its output, or a GitError saying why there is none. */
+export function git(cwd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile("git", args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 20 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
       if (!err) return resolve(stdout);

@@ -1,0 +1,332 @@
+import { lstat } from "node:fs/promises";
+import { WorkspaceIgnore, type IgnoreRules } from "../../workspace/ignore";
+import { CANDIDATES, queryTerms, scoreRows, searchTerms, wordsOf, type FieldTotals } from "../bm25f";
+import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "../chunker";
+import { chunkRowOf, hitsWithText, type ChunkRow } from "../searchHits";
+import type { CodeChunk, CodeSearchHit, IndexStatus, RefreshOptions, RefreshSummary, SearchOptions, WorkspaceIndex } from "../types";
+import { isIndexablePath, MAX_FILE_BYTES, readIndexable, walkWorkspace, type WalkedFile } from "../walk";
+import { TeamDatabase, type TeamClient, type TeamConnection } from "./teamDatabase";
+import { TeamState } from "./teamState";
+import { teamScopeOf, type TeamScope } from "./teamScope";
+
+/** Files sent to the server in one transaction: a few megabytes of chunks at most. */
+const BATCH_FILES = 100;
+
+export interface TeamIndexOptions {
+  connection: TeamConnection;
+  /** This machine's record of what it hashed and sent (teamState.ts); in memory only when absent. */
+  storeDir?: string;
+  ignore?: IgnoreRules;
+  limits?: ChunkLimits;
+  maxFileBytes?: number;
+}
+
+/** A file read from this workspace, ready to go to the server. */
+interface Upload {
+  path: string;
+  hash: string;
+  chunks: CodeChunk[];
+}
+
+/**
+ * A workspace's codebase index on a team's PostgreSQL server (teamDatabase.ts), shared by everyone
+ * working on the same repository and branch (teamScope.ts) and updated by whoever changes a file.
+ *
+ * Who wins when two people's files differ: the newer change. A file is sent when the server does
+ * not have it, or has other bytes for it that were written before this file was last changed here;
+ * a file a teammate changed since is left as they sent it (this workspace is then behind, and its
+ * hits show the lines as they are here). A file is taken out when this workspace had it at its last
+ * refresh and has it no more: a teammate's new file this workspace never had stays.
+ *
+ * Ranked as the workspace's own index is (bm25f.ts): PostgreSQL's full text finds the candidates,
+ * the stored words score them, so the two answer alike.
+ */
+export class TeamIndex implements WorkspaceIndex {
+  private readonly ignore: IgnoreRules;
+  private readonly limits: ChunkLimits;
+  private readonly maxFileBytes: number;
+  private readonly state: TeamState;
+  private database: Promise<TeamDatabase> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private running: Promise<RefreshSummary> | undefined;
+  private readonly problems: string[] = [];
+  private closed = false;
+
+  constructor(
+    readonly root: string,
+    private readonly options: TeamIndexOptions,
+  ) {
+    this.ignore = options.ignore ?? new WorkspaceIgnore(root);
+    this.limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
+    this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
+    this.state = new TeamState(options.storeDir);
+  }
+
+  refresh(options: RefreshOptions = {}): Promise<RefreshSummary> {
+    this.running ??= this.serially(() => this.walkAndSend(options)).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Sends these workspace-relative paths again (a watcher saw them change here, so this change is the newest). */
+  refreshPaths(paths: readonly string[]): Promise<void> {
+    return this.serially(async () => {
+      const db = await this.open();
+      const scope = await this.currentScope();
+      await this.state.load();
+      const uploads: Upload[] = [];
+      const drops: string[] = [];
+      for (const path of new Set(paths)) {
+        const stat = isIndexablePath(path) && !this.ignore.isIgnored(`${this.root}/${path}`, false) ? await statFile(`${this.root}/${path}`) : undefined;
+        const read = stat && (await this.read({ path, ...stat }));
+        if (read) uploads.push(read);
+        else if (this.state.wasSent(scope.key, path)) drops.push(path);
+      }
+      await this.send(db, scope, uploads, drops);
+      await this.state.save();
+    });
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<CodeSearchHit[]> {
+    const db = await this.open();
+    const scope = await this.currentScope();
+    const limit = Math.max(1, Math.floor(options.limit ?? 10));
+    const under = options.under?.replace(/^\.\/?/, "").replace(/\/+$/, "") || undefined;
+    const terms = queryTerms(query);
+    if (!terms) return [];
+    const totals = await this.totals(db, scope);
+    const df = new Map<string, number>();
+    const counted = await db.query<Record<string, string>>(
+      `SELECT ${terms.terms.map((_, i) => `count(*) FILTER (WHERE words @@ to_tsquery('simple', $${i + 2})) AS t${i}`).join(", ")} FROM kiln_index_chunks WHERE scope = $1 AND words @@ to_tsquery('simple', $${terms.terms.length + 2})`,
+      [scope.key, ...terms.terms, terms.terms.join(" | ")],
+    );
+    terms.terms.forEach((term, i) => df.set(term, Number(counted[0]?.[`t${i}`] ?? 0)));
+    const plan = searchTerms(terms, df, totals.docs);
+    if (!plan) return [];
+    const rows = new Map<number, ChunkRow & { words: { code: string; symbols: string; path: string } }>();
+    const take = Math.max(CANDIDATES, limit);
+    for (const list of [plan.all.join(" & "), ...(plan.any ? [plan.any.join(" | ")] : [])]) {
+      if (rows.size >= take) break;
+      const params: unknown[] = [scope.key, list, take];
+      const within = under ? " AND (path = $4 OR starts_with(path, $5))" : "";
+      if (under) params.push(under, `${under}/`);
+      const found = await db.query(
+        `SELECT id, path, start_line, end_line, kind, symbols, code_words, symbol_words, path_words FROM kiln_index_chunks
+         WHERE scope = $1 AND words @@ to_tsquery('simple', $2)${within} ORDER BY ts_rank(words, to_tsquery('simple', $2), 1) DESC, id LIMIT $3`,
+        params,
+      );
+      for (const row of found) rows.set(Number(row.id), { ...chunkRowOf(row), words: { code: String(row.code_words), symbols: String(row.symbol_words), path: String(row.path_words) } });
+    }
+    const scored = scoreRows(
+      [...rows].map(([id, row]) => ({ id, ...row.words })),
+      terms,
+      df,
+      totals,
+    ).slice(0, limit);
+    return hitsWithText(this.root, scored, rows);
+  }
+
+  async status(): Promise<IndexStatus> {
+    const db = await this.open();
+    const scope = await this.currentScope();
+    const [row] = await db.query("SELECT (SELECT count(*) FROM kiln_index_files WHERE scope = $1) AS files, (SELECT count(*) FROM kiln_index_chunks WHERE scope = $1) AS chunks", [scope.key]);
+    return { files: Number(row?.files ?? 0), chunks: Number(row?.chunks ?? 0), team: { server: db.server, scope: scope.key } };
+  }
+
+  /** Connects (the tables made where missing); says what was wrong, as `CodebaseIndex.load` does. */
+  async load(): Promise<{ restored: boolean; problems: string[] }> {
+    await this.open();
+    return { restored: true, problems: this.problems.splice(0) };
+  }
+
+  /**
+   * Takes this branch's index off the server, for everyone, and forgets what this machine sent: the
+   * next refresh sends every file again ("Rebuild"). Other branches and repositories are untouched.
+   */
+  clear(): Promise<void> {
+    return this.serially(async () => {
+      const db = await this.open();
+      const scope = await this.currentScope();
+      await db.transaction(async (client) => {
+        await lockScope(client, scope.key);
+        await client.query("DELETE FROM kiln_index_chunks WHERE scope = $1", [scope.key]);
+        await client.query("DELETE FROM kiln_index_files WHERE scope = $1", [scope.key]);
+        await client.query("UPDATE kiln_index_totals SET docs = 0, code = 0, symbols = 0, path = 0 WHERE scope = $1", [scope.key]);
+      });
+      await this.state.forget(scope.key);
+    });
+  }
+
+  vectorsDone(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue.catch(() => undefined);
+    const database = this.database;
+    this.database = undefined;
+    if (database) await (await database.catch(() => undefined))?.close();
+  }
+
+  private async walkAndSend(options: RefreshOptions): Promise<RefreshSummary> {
+    const db = await this.open();
+    const scope = await this.currentScope();
+    await this.state.load();
+    const walked = await walkWorkspace(this.root, this.ignore, options.signal);
+    const onServer = new Map<string, { hash: string; updatedMs: number }>();
+    for (const row of await db.query("SELECT path, hash, extract(epoch FROM updated_at) * 1000 AS updated FROM kiln_index_files WHERE scope = $1", [scope.key])) {
+      onServer.set(String(row.path), { hash: String(row.hash), updatedMs: Number(row.updated) });
+    }
+    const here = new Set(walked.map((file) => file.path));
+    const drops = this.state.sent(scope.key).filter((path) => !here.has(path) && onServer.has(path));
+    let uploads: Upload[] = [];
+    let changed = 0;
+    let done = 0;
+    let chunks = 0;
+    const flush = async (dropping: string[] = []) => {
+      chunks = await this.send(db, scope, uploads, dropping);
+      uploads = [];
+    };
+    try {
+      await flush(drops);
+      for (const file of walked) {
+        if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error("cancelled");
+        done++;
+        const hash = await this.state.hashOf(file, () => readIndexable(this.root, file.path, file.size, this.maxFileBytes).then((read) => read?.hash));
+        const server = onServer.get(file.path);
+        if (hash === undefined) {
+          // Binary, too large or unreadable here: not this workspace's to send.
+          continue;
+        }
+        if (server?.hash === hash) {
+          this.state.markSent(scope.key, file.path);
+        } else if (!server || server.updatedMs < file.mtimeMs) {
+          const read = await this.read(file);
+          if (read) uploads.push(read);
+          if (read) changed++;
+        }
+        if (uploads.length >= BATCH_FILES) await flush();
+        options.onProgress?.({ filesDone: done, filesTotal: walked.length, chunks });
+      }
+    } finally {
+      await flush().finally(() => this.state.save());
+    }
+    const problems = this.problems.splice(0);
+    return { filesDone: done, filesTotal: walked.length, chunks, changed, removed: drops.length, ...(problems.length > 0 && { problems }) };
+  }
+
+  /** A file's chunks, to be sent; undefined where it is not to be indexed (too large, binary, gone). */
+  private async read(file: WalkedFile): Promise<Upload | undefined> {
+    const read = await readIndexable(this.root, file.path, file.size, this.maxFileBytes);
+    if (!read) return undefined;
+    this.state.remember(file, read.hash);
+    return { path: file.path, hash: read.hash, chunks: await chunkFile(file.path, read.text, this.limits) };
+  }
+
+  /**
+   * Writes files' chunks and drops files, in one transaction under the scope's lock; returns the
+   * scope's chunk count after. The totals move with the rows, so BM25F's statistics stay exact.
+   */
+  private async send(db: TeamDatabase, scope: TeamScope, uploads: readonly Upload[], drops: readonly string[]): Promise<number> {
+    const docs = await db.transaction(async (client) => {
+      await lockScope(client, scope.key);
+      const delta: FieldTotals = { docs: 0, code: 0, symbols: 0, path: 0 };
+      const paths = [...drops, ...uploads.map((u) => u.path)];
+      if (paths.length > 0) {
+        const [gone] = await client.query(
+          "WITH gone AS (DELETE FROM kiln_index_chunks WHERE scope = $1 AND path = ANY($2) RETURNING code_len, symbols_len, path_len) SELECT count(*) AS docs, coalesce(sum(code_len), 0) AS code, coalesce(sum(symbols_len), 0) AS symbols, coalesce(sum(path_len), 0) AS path FROM gone",
+          [scope.key, paths],
+        );
+        delta.docs -= Number(gone?.docs ?? 0);
+        delta.code -= Number(gone?.code ?? 0);
+        delta.symbols -= Number(gone?.symbols ?? 0);
+        delta.path -= Number(gone?.path ?? 0);
+        await client.query("DELETE FROM kiln_index_files WHERE scope = $1 AND path = ANY($2)", [scope.key, drops]);
+      }
+      for (const upload of uploads) {
+        await client.query("INSERT INTO kiln_index_files (scope, path, hash) VALUES ($1, $2, $3) ON CONFLICT (scope, path) DO UPDATE SET hash = excluded.hash, updated_at = now()", [
+          scope.key,
+          upload.path,
+          upload.hash,
+        ]);
+        if (upload.chunks.length > 0) await insertChunks(client, scope.key, upload.chunks, delta);
+      }
+      const [totals] = await client.query("UPDATE kiln_index_totals SET docs = docs + $2, code = code + $3, symbols = symbols + $4, path = path + $5 WHERE scope = $1 RETURNING docs", [
+        scope.key,
+        delta.docs,
+        delta.code,
+        delta.symbols,
+        delta.path,
+      ]);
+      return Number(totals?.docs ?? 0);
+    });
+    for (const upload of uploads) this.state.markSent(scope.key, upload.path);
+    for (const path of drops) this.state.unmarkSent(scope.key, path);
+    return docs;
+  }
+
+  private async totals(db: TeamDatabase, scope: TeamScope): Promise<FieldTotals> {
+    const [row] = await db.query("SELECT docs, code, symbols, path FROM kiln_index_totals WHERE scope = $1", [scope.key]);
+    return { docs: Number(row?.docs ?? 0), code: Number(row?.code ?? 0), symbols: Number(row?.symbols ?? 0), path: Number(row?.path ?? 0) };
+  }
+
+  /** Asked of git at each call: the branch checked out now is the one searched and written. */
+  private currentScope(): Promise<TeamScope> {
+    return teamScopeOf(this.root);
+  }
+
+  private open(): Promise<TeamDatabase> {
+    if (this.closed) return Promise.reject(new Error("the codebase index was closed"));
+    this.database ??= TeamDatabase.connect(this.options.connection, this.problems);
+    // A server that could not be reached is tried again at the next call.
+    this.database.catch(() => (this.database = undefined));
+    return this.database;
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work, work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** Takes the scope's write lock (its totals row, made where missing) until the transaction ends. */
+async function lockScope(client: TeamClient, scope: string): Promise<void> {
+  await client.query("INSERT INTO kiln_index_totals (scope) VALUES ($1) ON CONFLICT (scope) DO NOTHING", [scope]);
+  await client.query("SELECT 1 FROM kiln_index_totals WHERE scope = $1 FOR UPDATE", [scope]);
+}
+
+/** One statement for a file's chunks; adds their words to `delta`. */
+async function insertChunks(client: TeamClient, scope: string, chunks: readonly CodeChunk[], delta: FieldTotals): Promise<void> {
+  const rows = chunks.map((chunk) => {
+    const words = wordsOf(chunk);
+    delta.docs += 1;
+    delta.code += words.code.length;
+    delta.symbols += words.symbols.length;
+    delta.path += words.path.length;
+    return {
+      scope,
+      path: chunk.path,
+      start_line: chunk.startLine,
+      end_line: chunk.endLine,
+      kind: chunk.kind,
+      symbols: JSON.stringify(chunk.symbols),
+      hash: chunk.hash,
+      code_words: words.code.join(" "),
+      symbol_words: words.symbols.join(" "),
+      path_words: words.path.join(" "),
+      code_len: words.code.length,
+      symbols_len: words.symbols.length,
+      path_len: words.path.length,
+    };
+  });
+  const columns = Object.keys(rows[0]!);
+  const values = rows.flatMap((row) => Object.values(row));
+  const placeholders = rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
+  await client.query(`INSERT INTO kiln_index_chunks (${columns.join(", ")}) VALUES ${placeholders.join(", ")}`, values);
+}
+
+async function statFile(absolute: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  const stat = await lstat(absolute).catch(() => undefined);
+  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+}
