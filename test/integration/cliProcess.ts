@@ -52,6 +52,11 @@ export function cliWithModelServer(): { readonly cli: string; readonly server: F
   return state;
 }
 
+/** `kiln run` against the fake model's OpenAI endpoint in `workspace`, XML tools, reads approved, no checkpoints; `extra` before the task. */
+export function readOnlyRunArgs(server: FakeModelServer, workspace: string, extra: readonly string[], task = "Find it"): string[] {
+  return ["run", "--provider", "openai", "--base-url", server.openaiBaseUrl, "--workspace", workspace, "--protocol", "xml", "--approve", "read", "--no-checkpoints", ...extra, task];
+}
+
 /** A model turn that calls one tool in Kiln's XML format (kiln run's default protocol). */
 export function xmlTurn(name: string, args: Record<string, string | number>): ScriptedTurn {
   return {

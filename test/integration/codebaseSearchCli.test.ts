@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeEmbeddingServer } from "../fixtures/fakeEmbeddingServer";
-import { cliWithModelServer, runCli, xmlTurn } from "./cliProcess";
+import { cliWithModelServer, readOnlyRunArgs, runCli, xmlTurn } from "./cliProcess";
 
 const env = cliWithModelServer();
 let workspace: string;
@@ -36,13 +36,7 @@ beforeEach(() => {
 const lastRequest = () => JSON.stringify(env.server.requests.at(-1)!.body.messages);
 
 function run(extra: string[] = []) {
-  return runCli(
-    env.cli,
-    ["run", "--provider", "openai", "--base-url", env.server.openaiBaseUrl, "--workspace", workspace, "--protocol", "xml", "--approve", "read", "--no-checkpoints", ...extra, "Find it"],
-    {
-      OPENAI_API_KEY: "sk-codebase-search",
-    },
-  );
+  return runCli(env.cli, readOnlyRunArgs(env.server, workspace, extra), { OPENAI_API_KEY: "sk-codebase-search" });
 }
 
 describe("kiln run: codebase_search", () => {
@@ -144,28 +138,7 @@ describe("kiln index and kiln run with an embedder", () => {
     expect(JSON.parse(built.stdout)).toMatchObject({ changed: 4, embedded: 5, chunks: 5, vectors: 5, embedder: `openai-compatible:text-embedding-3-small@${embeddings.openaiBaseUrl}` });
 
     env.server.enqueue(xmlTurn("codebase_search", { query: "erase a customer account" }), xmlTurn("attempt_completion", { result: "Found." }));
-    const ran = await runCli(
-      env.cli,
-      [
-        "run",
-        "--provider",
-        "openai",
-        "--base-url",
-        env.server.openaiBaseUrl,
-        "--workspace",
-        workspace,
-        "--index-dir",
-        indexDir,
-        "--protocol",
-        "xml",
-        "--approve",
-        "read",
-        "--no-checkpoints",
-        ...flags(),
-        "Find it",
-      ],
-      { OPENAI_API_KEY: "sk-codebase-search", KILN_EMBEDDER_API_KEY: "sk-embeddings" },
-    );
+    const ran = await runCli(env.cli, readOnlyRunArgs(env.server, workspace, ["--index-dir", indexDir, ...flags()]), { OPENAI_API_KEY: "sk-codebase-search", KILN_EMBEDDER_API_KEY: "sk-embeddings" });
     expect(ran.code, ran.stderr).toBe(0);
     expect(lastRequest()).toMatch(/## src\/accounts\/removal\.ts:1-3 score 1\.00 \(deleteUser\)/);
     // The embedder's key went to the embedder, and nowhere near the model.

@@ -70,7 +70,13 @@ export const codebaseSearchTool = defineTool({
     }
     if (context.signal.aborted) return { kind: "result", text: "Cancelled." };
     const limit = context.codeSearchMaxResults ?? DEFAULT_MAX_RESULTS;
-    const hits = await index.search(query, { under, limit });
+    let hits: CodeSearchHit[];
+    try {
+      hits = await index.search(query, { under, limit });
+    } catch (err) {
+      // A team index whose server went away between the refresh and the search.
+      return toolError("failed", `the codebase index could not be searched: ${err instanceof Error ? err.message : String(err)}`);
+    }
     const where = under ?? "the workspace";
     if (hits.length === 0) {
       return {

@@ -77,6 +77,8 @@ export interface CliArgs extends ContextArgs {
   noIndex?: boolean;
   /** Where workspaces' codebase indexes are saved, one folder each (~/.kilocode/kiln/index, or KILN_INDEX_DIR). */
   indexDir: string;
+  /** --index-postgres URL (or KILN_INDEX_POSTGRES): the team's index on a PostgreSQL server instead of one on this machine. */
+  indexPostgres?: string;
   /** --embedder KIND, --embedder-model M, --embedder-base-url URL: vectors for codebase_search (the key from the environment). */
   embedder?: { kind: string; model?: string; baseUrl?: string; apiKey?: string };
   /** index: --status (say what is saved, change nothing) or --rebuild (index from nothing). */
@@ -175,6 +177,7 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
     historyDir: env.KILN_HISTORY_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "tasks"),
     mcpApprovals: join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "mcp-approvals.json"),
     indexDir: env.KILN_INDEX_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "index"),
+    ...(env.KILN_INDEX_POSTGRES && { indexPostgres: env.KILN_INDEX_POSTGRES }),
     checkpointDir: env.KILN_CHECKPOINT_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln"),
   };
   if (env.KILN_PROVIDER) args.explicit.add("kind");
@@ -334,6 +337,9 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
       case "--index-dir":
         args.indexDir = value();
         break;
+      case "--index-postgres":
+        args.indexPostgres = value();
+        break;
       case "--embedder":
         args.embedder = { ...args.embedder, kind: value() };
         break;
@@ -406,6 +412,7 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
   if (command === "index" && args.noIndex) throw new UsageError("kiln index builds the index: drop --no-index");
   if (args.embedder && args.embedder.kind === "") throw new UsageError("--embedder-model and --embedder-base-url need --embedder openai|openai-compatible|ollama|gemini");
   if (args.embedder && args.noIndex) throw new UsageError("--embedder gives the codebase index vectors: drop --no-index");
+  if (args.indexPostgres !== undefined && args.noIndex) throw new UsageError("--index-postgres names where the codebase index is: drop --no-index");
   if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index")) throw new UsageError("--profile is for run, chat, resume and models");
   if (command === "index" && words.length > 0) throw new UsageError(`kiln index takes no text ("${words.join(" ")}"); --workspace DIR names the folder`);
   if (words.length > 0) args.prompt = words.join(" ");

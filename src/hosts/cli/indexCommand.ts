@@ -1,22 +1,37 @@
 import { resolve } from "node:path";
-import { CodebaseIndex, type IndexStatus } from "../../core/codeIndex/codebaseIndex";
+import { CodebaseIndex } from "../../core/codeIndex/codebaseIndex";
 import { createEmbedder, EMBEDDER_KINDS, type Embedder, type EmbedderKind } from "../../core/codeIndex/embedder";
 import { indexDirFor } from "../../core/codeIndex/indexDatabase";
 import { EMBEDDER_KEY_ENV } from "../../core/llm/keys";
 import { registerSecret } from "../../core/llm/redact";
-import type { RefreshSummary } from "../../core/codeIndex/types";
+import { checkTeamUrl } from "../../core/codeIndex/team/teamDatabase";
+import { TeamIndex } from "../../core/codeIndex/team/teamIndex";
+import type { IndexStatus, RefreshSummary, WorkspaceIndex } from "../../core/codeIndex/types";
 import { formatSize } from "../../core/tools/fileFormats";
 import { plural } from "../../shared/plural";
 import { UsageError, type CliArgs } from "./args";
 
 /**
  * The index `kiln run` searches and `kiln index` builds: saved under --index-dir, one folder per
- * workspace, with vectors from --embedder where one is given. A bad embedder configuration throws an
- * Error saying what to fix, before anything is indexed.
+ * workspace, with vectors from --embedder where one is given; or, with --index-postgres, the team's
+ * on its server (this machine keeps only its record of what it sent, under --index-dir). A bad
+ * configuration throws an Error saying what to fix, before anything is indexed.
  */
-export function cliCodeIndex(args: CliArgs, workspace: string): CodebaseIndex {
+export function cliCodeIndex(args: CliArgs, workspace: string, env: Readonly<Record<string, string | undefined>> = process.env): WorkspaceIndex {
+  const storeDir = indexDirFor(args.indexDir, workspace);
+  if (args.indexPostgres !== undefined) {
+    if (args.embedder) throw new UsageError("--embedder is not yet supported with --index-postgres: the team index ranks by words");
+    try {
+      checkTeamUrl(args.indexPostgres);
+    } catch (err) {
+      throw new UsageError(`--index-postgres: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // node-postgres reads PGPASSWORD itself; it is a secret all the same.
+    registerSecret(env.PGPASSWORD);
+    return new TeamIndex(workspace, { connection: { url: args.indexPostgres }, storeDir });
+  }
   const embedder = args.embedder && embedderOf(args.embedder);
-  return new CodebaseIndex(workspace, { storeDir: indexDirFor(args.indexDir, workspace), ...(embedder && { embedder }) });
+  return new CodebaseIndex(workspace, { storeDir, ...(embedder && { embedder }) });
 }
 
 /** The embedder's key: KILN_EMBEDDER_API_KEY, or for OpenAI's and Google's own services their usual key. */
@@ -45,6 +60,18 @@ function embedderOf(flags: NonNullable<CliArgs["embedder"]>): Embedder {
 export async function runIndexCommand(args: CliArgs, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const workspace = resolve(args.workspace);
   const index = cliCodeIndex(args, workspace);
+  try {
+    return await indexWith(index, args, workspace, out, err);
+  } catch (failure) {
+    // A team server that cannot be reached or refuses the password: said in a line, no stack.
+    err(`kiln: ${failure instanceof Error ? failure.message : String(failure)}\n`);
+    return 1;
+  } finally {
+    await index.close();
+  }
+}
+
+async function indexWith(index: WorkspaceIndex, args: CliArgs, workspace: string, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   if (args.indexAction === "status") {
     for (const problem of (await index.load()).problems) err(`kiln: ${problem}\n`);
     const status = await index.status();
@@ -68,9 +95,8 @@ export async function runIndexCommand(args: CliArgs, out: (text: string) => void
   for (const problem of summary.problems ?? []) err(`kiln: ${problem}\n`);
   const status = await index.status();
   if (args.json) out(`${JSON.stringify({ workspace, ...summarise(summary), ...status })}\n`);
-  else out(`${describeRefresh(summary)}\n${describeStatus(workspace, status)}`);
+  else out(`${describeRefresh(summary, status.team !== undefined)}\n${describeStatus(workspace, status)}`);
   // Saved or not, the index is usable; a save that failed is an error a script should see.
-  await index.close();
   return summary.problems?.some((p) => p.startsWith("the index cannot be saved")) ? 1 : 0;
 }
 
@@ -78,13 +104,15 @@ function summarise(summary: RefreshSummary) {
   return { changed: summary.changed, removed: summary.removed, restored: summary.restored === true, ...(summary.embedded !== undefined && { embedded: summary.embedded }) };
 }
 
-function describeRefresh(summary: RefreshSummary): string {
+function describeRefresh(summary: RefreshSummary, team: boolean): string {
+  if (team) return `kiln: ${plural(summary.changed, "file")} sent to the team index, ${plural(summary.removed, "file")} taken off`;
   const from = summary.restored ? "updated the saved index" : "indexed from nothing";
   const vectors = summary.embedded !== undefined ? `, ${plural(summary.embedded, "chunk")} given vectors` : "";
   return `kiln: ${from}: ${plural(summary.changed, "file")} read, ${plural(summary.removed, "file")} dropped${vectors}`;
 }
 
 function describeStatus(workspace: string, status: IndexStatus): string {
+  if (status.team) return `Team codebase index of ${workspace} (${status.team.scope}): ${plural(status.files, "file")}, ${plural(status.chunks, "chunk")} on ${status.team.server}\n`;
   if (!status.saved) return `No codebase index is saved for ${workspace} yet; kiln index builds it (in ${status.storeDir}).\n`;
   const vectors = status.embedder ? `, ${status.vectors ?? 0} with vectors from ${status.embedder}` : "";
   const counts = status.files > 0 || status.chunks > 0 ? `${plural(status.files, "file")}, ${plural(status.chunks, "chunk")}${vectors}; ` : "";

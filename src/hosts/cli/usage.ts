@@ -88,6 +88,10 @@ Options:
                                workspace is indexed on its first use, new and changed files after)
   --index-dir DIR              where codebase indexes are saved between runs, one folder per
                                workspace (default ~/.kilocode/kiln/index)
+  --index-postgres URL         use the team's codebase index on a PostgreSQL server
+                               (postgres://user@host:5432/db; also KILN_INDEX_POSTGRES), shared by
+                               everyone on the same repository and branch. The password: PGPASSWORD
+                               or ~/.pgpass rather than the URL
   --embedder KIND              give the codebase index vectors, so codebase_search finds code by
                                meaning as well as words: openai, openai-compatible (any
                                /v1/embeddings: Mistral, Together, LM Studio, vLLM…), ollama or
