@@ -74,6 +74,8 @@ if [ "$mode" = test ]; then
   # bubblewrap: the command sandbox (kiln.commands.sandbox, --sandbox) and its tests.
   command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
   [ -f /usr/include/gssapi/gssapi.h ] || need_apt+=(libkrb5-dev)
+  # Debian's PostgreSQL server: the team codebase index's tests start one of their own (test/fixtures/debianPostgres.ts).
+  compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || need_apt+=(postgresql)
   [ ${#need_apt[@]} -eq 0 ] || why+=("for the test suites")
 fi
 if ! code_server_ready; then

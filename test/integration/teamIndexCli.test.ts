@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeClone } from "../fixtures/gitClone";
 import { startPgliteServer, type PgliteServer } from "../fixtures/pgliteServer";
 import { cliWithModelServer, readOnlyRunArgs, runCli, xmlTurn } from "./cliProcess";
 
@@ -22,16 +22,8 @@ afterAll(async () => {
 const PASSWORDS = "/** Salted scrypt, so two users with one password get different hashes. */\nexport function hashPassword(plain: string): string {\n  return plain;\n}\n";
 
 /** A clone of the team's repository in a folder of its own. */
-function clone(): string {
-  const root = mkdtempSync(join(tmpdir(), "kiln-team-cli-"));
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
-  execFileSync("git", ["remote", "add", "origin", "https://github.com/acme/shop.git"], { cwd: root });
-  for (const [path, text] of Object.entries({ "src/auth/passwords.ts": PASSWORDS, "src/ui/button.ts": "export function renderButton(label: string): string {\n  return label;\n}\n" })) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const clone = () =>
+  makeClone({ "src/auth/passwords.ts": PASSWORDS, "src/ui/button.ts": "export function renderButton(label: string): string {\n  return label;\n}\n" }, { remote: "https://github.com/acme/shop.git" });
 
 describe("a team codebase index (--index-postgres)", () => {
   it("kiln index sends a clone's files; kiln run in another clone searches them with nothing to send", async () => {

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CodebaseIndex } from "../../../src/core/codeIndex/codebaseIndex";
 import { TeamIndex } from "../../../src/core/codeIndex/team/teamIndex";
 import { repositoryOf } from "../../../src/core/codeIndex/team/teamScope";
+import { makeClone } from "../../fixtures/gitClone";
 import { startPgliteServer, type PgliteServer } from "../../fixtures/pgliteServer";
 
 // The team index over the real PostgreSQL wire protocol: PGlite (Postgres 18 with pgvector, in
@@ -52,15 +52,8 @@ function git(root: string, ...args: string[]): void {
 
 /** A clone of the team's repository: its own folder, the same origin, on `branch`. */
 function clone(branch = "main", remote = "git@github.com:acme/shop.git"): string {
-  const root = mkdtempSync(join(tmpdir(), "kiln-team-"));
+  const root = makeClone({ "src/auth/passwords.ts": PASSWORDS, "src/ui/button.ts": BUTTON, "docs/guide.md": GUIDE }, { remote, branch, commit: true });
   folders.push(root);
-  git(root, "init", "-q", "-b", branch);
-  git(root, "remote", "add", "origin", remote);
-  put(root, "src/auth/passwords.ts", PASSWORDS);
-  put(root, "src/ui/button.ts", BUTTON);
-  put(root, "docs/guide.md", GUIDE);
-  git(root, "add", "-A");
-  git(root, "-c", "user.name=Kiln Test", "-c", "user.email=test@kiln.invalid", "commit", "-q", "-m", "The shop");
   return root;
 }
 

@@ -92,8 +92,9 @@ export class TeamDatabase {
     registerSecret(safePassword(connection.url));
     const { default: pg } = await import("pg");
     const pool = new pg.Pool({
-      connectionString: connection.url,
-      ...(connection.password && { password: connection.password }),
+      // In the URL: node-postgres lets the connection string's fields override the options, a
+      // missing password included.
+      connectionString: connection.password ? withPassword(connection.url, connection.password) : connection.url,
       max: POOL_SIZE,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: "kiln-codebase-index",
@@ -208,6 +209,12 @@ export function describePgError(err: unknown): string {
   if (e?.errors && Array.isArray(e.errors) && e.errors.length > 0) return describePgError(e.errors[0]);
   if (/timeout/i.test(message)) return `the server did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (${message})`;
   return message;
+}
+
+function withPassword(url: string, password: string): string {
+  const parsed = new URL(url);
+  parsed.password = encodeURIComponent(password);
+  return parsed.toString();
 }
 
 function safePassword(url: string): string | undefined {
