@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Embedder } from "./embedder";
-import type { IndexDatabase } from "./indexDatabase";
 import type { ScoredId } from "./types";
-import type { VectorIndex } from "./vectors";
+import type { MissingVector } from "./vectors";
 import { readLines } from "./walk";
 
 /** Chunks sent to the embedder in one request (every provider takes this many; most take far more). */
@@ -17,13 +16,29 @@ const FUSION_K = 60;
 const QUERY_CACHE = 32;
 
 /**
- * The embedder's side of a codebase index (codebaseIndex.ts): gives the chunks vectors in the
- * background and finds the chunks nearest a query by meaning.
+ * Where an index keeps its chunks' vectors: the workspace's SQLite database (vectors.ts) or a team's
+ * PostgreSQL server with pgvector (team/teamVectors.ts).
+ */
+export interface VectorStore {
+  /** Whether any chunk has a vector (a search by meaning is pointless before). */
+  hasAny(): boolean | Promise<boolean>;
+  /** Each chunk text that has no vector yet, once (by hash): where to read it from. */
+  missing(): MissingVector[] | Promise<MissingVector[]>;
+  /** Stores a batch's vectors, all of them or (on an error) none. */
+  putAll(entries: readonly { hash: string; vector: Float32Array }[]): void | Promise<void>;
+  /** Drops the vectors no chunk has any more. */
+  prune(): void | Promise<void>;
+  /** The `limit` chunks nearest the query's vector (cosine), within `under` where given. */
+  nearest(query: Float32Array, limit: number, under?: string): ScoredId[] | Promise<ScoredId[]>;
+}
+
+/**
+ * The embedder's side of a codebase index (codebaseIndex.ts, team/teamIndex.ts): gives the chunks
+ * vectors in the background and finds the chunks nearest a query by meaning.
  *
- * The vectors are made outside the refreshes' queue: each batch's vectors are written in one
- * synchronous transaction, keyed by the chunk text's hash, so a refresh in between changes nothing
- * they rely on (a vector whose chunk went is pruned), and a search never waits for an embedder to get
- * through a whole workspace.
+ * The vectors are made outside the refreshes' queue: each batch's vectors are written at once, keyed
+ * by the chunk text's hash, so a refresh in between changes nothing they rely on (a vector whose chunk
+ * went is pruned), and a search never waits for an embedder to get through a whole workspace.
  */
 export class VectorFeed {
   private current: Embedder | undefined;
@@ -35,7 +50,7 @@ export class VectorFeed {
 
   constructor(
     private readonly root: string,
-    private readonly open: () => Promise<{ db: IndexDatabase; vectors: VectorIndex }>,
+    private readonly open: () => Promise<{ vectors: VectorStore }>,
     /** Where an embedder's failure is said (the index's next refresh summary). */
     private readonly problems: string[],
   ) {}
@@ -94,9 +109,9 @@ export class VectorFeed {
    * The chunks nearest the query by meaning, or undefined where there is no embedder, no vector yet,
    * or the embedder cannot answer now (the search is then by words alone, as without one).
    */
-  async nearest(vectors: VectorIndex, query: string, under: string | undefined): Promise<ScoredId[] | undefined> {
+  async nearest(vectors: VectorStore, query: string, under: string | undefined): Promise<ScoredId[] | undefined> {
     const embedder = this.current;
-    if (!embedder || query.trim() === "" || vectors.count() === 0) return undefined;
+    if (!embedder || query.trim() === "" || !(await vectors.hasAny())) return undefined;
     let vector = this.queryVectors.get(query);
     if (!vector) {
       try {
@@ -116,11 +131,11 @@ export class VectorFeed {
    * so a cancel or a crash keeps what was done). Returns how many were made. An embedder that fails is
    * said in the next summary and the index goes on by words.
    */
-  private async embedMissing({ db, vectors }: { db: IndexDatabase; vectors: VectorIndex }, signal: AbortSignal): Promise<number> {
+  private async embedMissing({ vectors }: { vectors: VectorStore }, signal: AbortSignal): Promise<number> {
     const embedder = this.current;
     if (!embedder) return 0;
     let made = 0;
-    const missing = vectors.missing();
+    const missing = await vectors.missing();
     for (let i = 0; i < missing.length; i += EMBED_BATCH) {
       if (signal.aborted) break;
       const batch: { hash: string; text: string }[] = [];
@@ -147,10 +162,10 @@ export class VectorFeed {
         break;
       }
       if (signal.aborted) break;
-      db.transaction(() => batch.forEach((b, k) => vectors.put(b.hash, embedded[k]!)));
+      await vectors.putAll(batch.map((b, k) => ({ hash: b.hash, vector: embedded[k]! })));
       made += batch.length;
     }
-    db.transaction(() => vectors.prune());
+    await vectors.prune();
     return made;
   }
 }

@@ -1,5 +1,6 @@
 import type { IndexDatabase, SqlValue } from "./indexDatabase";
 import type { ScoredId } from "./types";
+import type { VectorStore } from "./vectorFeed";
 
 /**
  * The chunks' vectors in the index database (indexDatabase.ts, table `vectors`), and the nearest of
@@ -23,7 +24,7 @@ export interface MissingVector {
   endLine: number;
 }
 
-export class VectorIndex {
+export class VectorIndex implements VectorStore {
   /** The query whose similarity SIMILARITY computes, as unit-length floats scaled to the bytes' 127. */
   private query: Float32Array | undefined;
 
@@ -56,6 +57,10 @@ export class VectorIndex {
     return Number(this.db.get("SELECT count(*) AS n FROM vectors")?.n ?? 0);
   }
 
+  hasAny(): boolean {
+    return this.db.get("SELECT 1 AS any FROM vectors LIMIT 1") !== undefined;
+  }
+
   /** Each chunk text that has no vector yet, once (by hash), in path order: where to read it from. */
   missing(): MissingVector[] {
     return this.db
@@ -68,9 +73,13 @@ export class VectorIndex {
     this.db.run("INSERT INTO vectors (hash, vector) VALUES (?, ?) ON CONFLICT (hash) DO UPDATE SET vector = excluded.vector", [hash, quantize(vector)]);
   }
 
+  putAll(entries: readonly { hash: string; vector: Float32Array }[]): void {
+    this.db.transaction(() => entries.forEach(({ hash, vector }) => this.put(hash, vector)));
+  }
+
   /** Drops the vectors no chunk has any more. */
   prune(): void {
-    this.db.run("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM chunks)");
+    this.db.transaction(() => this.db.run("DELETE FROM vectors WHERE hash NOT IN (SELECT hash FROM chunks)"));
   }
 
   /** The `limit` chunks whose vectors are nearest the query's (cosine), within `under` where given. */

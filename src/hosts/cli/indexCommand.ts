@@ -19,8 +19,8 @@ import { UsageError, type CliArgs } from "./args";
  */
 export function cliCodeIndex(args: CliArgs, workspace: string, env: Readonly<Record<string, string | undefined>> = process.env): WorkspaceIndex {
   const storeDir = indexDirFor(args.indexDir, workspace);
+  const embedder = args.embedder && embedderOf(args.embedder);
   if (args.indexPostgres !== undefined) {
-    if (args.embedder) throw new UsageError("--embedder is not yet supported with --index-postgres: the team index ranks by words");
     try {
       checkTeamUrl(args.indexPostgres);
     } catch (err) {
@@ -28,9 +28,8 @@ export function cliCodeIndex(args: CliArgs, workspace: string, env: Readonly<Rec
     }
     // node-postgres reads PGPASSWORD itself; it is a secret all the same.
     registerSecret(env.PGPASSWORD);
-    return new TeamIndex(workspace, { connection: { url: args.indexPostgres }, storeDir });
+    return new TeamIndex(workspace, { connection: { url: args.indexPostgres }, storeDir, ...(embedder && { embedder }) });
   }
-  const embedder = args.embedder && embedderOf(args.embedder);
   return new CodebaseIndex(workspace, { storeDir, ...(embedder && { embedder }) });
 }
 
@@ -105,16 +104,16 @@ function summarise(summary: RefreshSummary) {
 }
 
 function describeRefresh(summary: RefreshSummary, team: boolean): string {
-  if (team) return `kiln: ${plural(summary.changed, "file")} sent to the team index, ${plural(summary.removed, "file")} taken off`;
-  const from = summary.restored ? "updated the saved index" : "indexed from nothing";
   const vectors = summary.embedded !== undefined ? `, ${plural(summary.embedded, "chunk")} given vectors` : "";
+  if (team) return `kiln: ${plural(summary.changed, "file")} sent to the team index, ${plural(summary.removed, "file")} taken off${vectors}`;
+  const from = summary.restored ? "updated the saved index" : "indexed from nothing";
   return `kiln: ${from}: ${plural(summary.changed, "file")} read, ${plural(summary.removed, "file")} dropped${vectors}`;
 }
 
 function describeStatus(workspace: string, status: IndexStatus): string {
-  if (status.team) return `Team codebase index of ${workspace} (${status.team.scope}): ${plural(status.files, "file")}, ${plural(status.chunks, "chunk")} on ${status.team.server}\n`;
-  if (!status.saved) return `No codebase index is saved for ${workspace} yet; kiln index builds it (in ${status.storeDir}).\n`;
   const vectors = status.embedder ? `, ${status.vectors ?? 0} with vectors from ${status.embedder}` : "";
+  if (status.team) return `Team codebase index of ${workspace} (${status.team.scope}): ${plural(status.files, "file")}, ${plural(status.chunks, "chunk")}${vectors} on ${status.team.server}\n`;
+  if (!status.saved) return `No codebase index is saved for ${workspace} yet; kiln index builds it (in ${status.storeDir}).\n`;
   const counts = status.files > 0 || status.chunks > 0 ? `${plural(status.files, "file")}, ${plural(status.chunks, "chunk")}${vectors}; ` : "";
   return `Codebase index of ${workspace}: ${counts}${formatSize(status.saved.bytes)} saved ${new Date(status.saved.savedAt).toISOString()} in ${status.storeDir}\n`;
 }

@@ -4,8 +4,10 @@ import { dirname, join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CodebaseIndex } from "../../../src/core/codeIndex/codebaseIndex";
+import { createEmbedder } from "../../../src/core/codeIndex/embedder";
 import { TeamIndex } from "../../../src/core/codeIndex/team/teamIndex";
 import { repositoryOf } from "../../../src/core/codeIndex/team/teamScope";
+import { FakeEmbeddingServer } from "../../fixtures/fakeEmbeddingServer";
 import { makeClone } from "../../fixtures/gitClone";
 import { startPgliteServer, type PgliteServer } from "../../fixtures/pgliteServer";
 
@@ -212,6 +214,39 @@ describe("a team index on a PostgreSQL server", () => {
     await expect(later.refresh()).rejects.toThrow(/tables are version 99, made by a newer Kiln; this one reads version 1 \(update Kiln\)/);
     expect((await client.query("SELECT count(*)::int AS n FROM kiln_index_files")).rows[0].n).toBe(3);
     await client.end();
+  });
+});
+
+describe("a team index with an embedder (pgvector on the server)", () => {
+  let embeddings: FakeEmbeddingServer;
+  beforeAll(async () => {
+    embeddings = await new FakeEmbeddingServer({ apiKey: "sk-embed", models: ["text-embedding-3-small"] }).start();
+  });
+  afterAll(() => embeddings.close());
+  const embedder = () => createEmbedder({ kind: "openai-compatible", model: "text-embedding-3-small", baseUrl: embeddings.openaiBaseUrl, apiKey: "sk-embed" });
+  const REMOVAL = "/** Takes the row out of the table and its sessions with it. */\nexport function deleteUser(id: string): void {\n  db.users.destroy(id);\n}\n";
+
+  it("finds code by meaning; a teammate's vectors are used, not made again", async () => {
+    const alice = clone();
+    put(alice, "src/accounts/removal.ts", REMOVAL);
+    const aliceIndex = new TeamIndex(alice, { connection: { url: server.url }, embedder: embedder() });
+    indexes.push(aliceIndex);
+    const built = await aliceIndex.refresh({ waitForVectors: true });
+    expect(built.embedded).toBe(built.chunks);
+    expect((await aliceIndex.search("erase a customer account"))[0]).toMatchObject({ path: "src/accounts/removal.ts", symbols: ["deleteUser"] });
+    expect(await aliceIndex.status()).toMatchObject({ vectors: built.chunks, embedder: `openai-compatible:text-embedding-3-small@${embeddings.openaiBaseUrl}` });
+
+    const bob = clone();
+    put(bob, "src/accounts/removal.ts", REMOVAL);
+    const bobIndex = new TeamIndex(bob, { connection: { url: server.url }, embedder: embedder() });
+    indexes.push(bobIndex);
+    const chunksSent = embeddings.requests.length;
+    expect(await bobIndex.refresh({ waitForVectors: true })).toMatchObject({ changed: 0, embedded: 0 });
+    expect(embeddings.requests.length).toBe(chunksSent);
+    expect((await bobIndex.search("erase a customer account"))[0]?.symbols).toEqual(["deleteUser"]);
+    // By words alone, nothing: the code says delete and user.
+    await bobIndex.setEmbedder(undefined);
+    expect(await bobIndex.search("erase a customer account")).toEqual([]);
   });
 });
 

@@ -34,6 +34,8 @@ const TABLES = [
        setweight(to_tsvector('simple', symbol_words), 'A') || setweight(to_tsvector('simple', path_words), 'B') || to_tsvector('simple', code_words)) STORED)`,
   "CREATE INDEX IF NOT EXISTS kiln_index_chunks_words ON kiln_index_chunks USING gin (words)",
   "CREATE INDEX IF NOT EXISTS kiln_index_chunks_path ON kiln_index_chunks (scope, path)",
+  // Vectors are shared by every scope with the same chunk text; pruning asks which no chunk has.
+  "CREATE INDEX IF NOT EXISTS kiln_index_chunks_hash ON kiln_index_chunks (hash)",
   // BM25F's chunk count and field lengths per scope, kept with every change. Its row is also the
   // scope's write lock: a writer takes it first, so two writers of one scope go one after the other.
   `CREATE TABLE IF NOT EXISTS kiln_index_totals (

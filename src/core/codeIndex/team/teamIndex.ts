@@ -1,9 +1,12 @@
 import { lstat } from "node:fs/promises";
 import { WorkspaceIgnore, type IgnoreRules } from "../../workspace/ignore";
-import { CANDIDATES, queryTerms, scoreRows, searchTerms, wordsOf, type FieldTotals } from "../bm25f";
+import { CANDIDATES, queryTerms, scoreRows, searchTerms, wordsOf, type FieldTotals, type StoredWords } from "../bm25f";
 import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "../chunker";
 import { chunkRowOf, hitsWithText, type ChunkRow } from "../searchHits";
-import type { CodeChunk, CodeSearchHit, IndexStatus, RefreshOptions, RefreshSummary, SearchOptions, WorkspaceIndex } from "../types";
+import type { Embedder } from "../embedder";
+import { fuse, FUSION_DEPTH, VectorFeed } from "../vectorFeed";
+import { TeamVectors } from "./teamVectors";
+import type { CodeChunk, CodeSearchHit, ScoredId, IndexStatus, RefreshOptions, RefreshSummary, SearchOptions, WorkspaceIndex } from "../types";
 import { isIndexablePath, MAX_FILE_BYTES, readIndexable, walkWorkspace, type WalkedFile } from "../walk";
 import { TeamDatabase, type TeamClient, type TeamConnection } from "./teamDatabase";
 import { TeamState } from "./teamState";
@@ -14,6 +17,8 @@ const BATCH_FILES = 100;
 
 export interface TeamIndexOptions {
   connection: TeamConnection;
+  /** Gives the chunks vectors on the server (where it has pgvector) and ranks by meaning as well as words. */
+  embedder?: Embedder;
   /** This machine's record of what it hashed and sent (teamState.ts); in memory only when absent. */
   storeDir?: string;
   ignore?: IgnoreRules;
@@ -50,6 +55,8 @@ export class TeamIndex implements WorkspaceIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private running: Promise<RefreshSummary> | undefined;
   private readonly problems: string[] = [];
+  /** The chunks' vectors: made in the background, and asked for the nearest to a query. */
+  private readonly feed: VectorFeed;
   private closed = false;
 
   constructor(
@@ -60,11 +67,28 @@ export class TeamIndex implements WorkspaceIndex {
     this.limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
     this.state = new TeamState(options.storeDir);
+    this.feed = new VectorFeed(root, async () => ({ vectors: await this.vectorStore() }), this.problems);
+    this.feed.embedder = options.embedder;
   }
 
-  refresh(options: RefreshOptions = {}): Promise<RefreshSummary> {
+  async refresh(options: RefreshOptions = {}): Promise<RefreshSummary> {
     this.running ??= this.serially(() => this.walkAndSend(options)).finally(() => (this.running = undefined));
-    return this.running;
+    const summary = await this.running;
+    if (!this.feed.embedder || !(await this.open()).hasVectors) return summary;
+    // As the workspace's own index: a search answers by words (and the vectors so far) meanwhile.
+    const vectors = this.feed.start();
+    if (!options.waitForVectors) return summary;
+    const embedded = await vectors;
+    const problems = [...(summary.problems ?? []), ...this.problems.splice(0)];
+    return { ...summary, embedded, ...(problems.length > 0 && { problems }) };
+  }
+
+  /** Uses another embedder from now on (undefined: words alone); the vectors of each are kept apart on the server. */
+  setEmbedder(embedder: Embedder | undefined): Promise<void> {
+    return this.serially(async () => {
+      await this.feed.stop();
+      this.feed.embedder = embedder;
+    });
   }
 
   /** Sends these workspace-relative paths again (a watcher saw them change here, so this change is the newest). */
@@ -91,45 +115,28 @@ export class TeamIndex implements WorkspaceIndex {
     const scope = await this.currentScope();
     const limit = Math.max(1, Math.floor(options.limit ?? 10));
     const under = options.under?.replace(/^\.\/?/, "").replace(/\/+$/, "") || undefined;
-    const terms = queryTerms(query);
-    if (!terms) return [];
-    const totals = await this.totals(db, scope);
-    const df = new Map<string, number>();
-    const counted = await db.query<Record<string, string>>(
-      `SELECT ${terms.terms.map((_, i) => `count(*) FILTER (WHERE words @@ to_tsquery('simple', $${i + 2})) AS t${i}`).join(", ")} FROM kiln_index_chunks WHERE scope = $1 AND words @@ to_tsquery('simple', $${terms.terms.length + 2})`,
-      [scope.key, ...terms.terms, terms.terms.join(" | ")],
-    );
-    terms.terms.forEach((term, i) => df.set(term, Number(counted[0]?.[`t${i}`] ?? 0)));
-    const plan = searchTerms(terms, df, totals.docs);
-    if (!plan) return [];
-    const rows = new Map<number, ChunkRow & { words: { code: string; symbols: string; path: string } }>();
-    const take = Math.max(CANDIDATES, limit);
-    for (const list of [plan.all.join(" & "), ...(plan.any ? [plan.any.join(" | ")] : [])]) {
-      if (rows.size >= take) break;
-      const params: unknown[] = [scope.key, list, take];
-      const within = under ? " AND (path = $4 OR starts_with(path, $5))" : "";
-      if (under) params.push(under, `${under}/`);
-      const found = await db.query(
-        `SELECT id, path, start_line, end_line, kind, symbols, code_words, symbol_words, path_words FROM kiln_index_chunks
-         WHERE scope = $1 AND words @@ to_tsquery('simple', $2)${within} ORDER BY ts_rank(words, to_tsquery('simple', $2), 1) DESC, id LIMIT $3`,
-        params,
-      );
-      for (const row of found) rows.set(Number(row.id), { ...chunkRowOf(row), words: { code: String(row.code_words), symbols: String(row.symbol_words), path: String(row.path_words) } });
+    const meaning = db.hasVectors && this.feed.embedder ? await this.feed.nearest(new TeamVectors(db, scope.key, this.feed.embedder.id), query, under) : undefined;
+    const words = await this.byWords(db, scope, query, meaning ? Math.max(limit, FUSION_DEPTH) : limit, under);
+    const ranked = meaning ? fuse([words.ranked.slice(0, FUSION_DEPTH), meaning], limit) : words.ranked.slice(0, limit);
+    const absent = ranked.map((r) => r.id).filter((id) => !words.rows.has(id));
+    if (absent.length > 0) {
+      for (const row of await db.query("SELECT id, path, start_line, end_line, kind, symbols FROM kiln_index_chunks WHERE id = ANY($1)", [absent])) words.rows.set(Number(row.id), chunkRowOf(row));
     }
-    const scored = scoreRows(
-      [...rows].map(([id, row]) => ({ id, ...row.words })),
-      terms,
-      df,
-      totals,
-    ).slice(0, limit);
-    return hitsWithText(this.root, scored, rows);
+    return hitsWithText(this.root, ranked, words.rows);
   }
 
   async status(): Promise<IndexStatus> {
     const db = await this.open();
     const scope = await this.currentScope();
     const [row] = await db.query("SELECT (SELECT count(*) FROM kiln_index_files WHERE scope = $1) AS files, (SELECT count(*) FROM kiln_index_chunks WHERE scope = $1) AS chunks", [scope.key]);
-    return { files: Number(row?.files ?? 0), chunks: Number(row?.chunks ?? 0), team: { server: db.server, scope: scope.key } };
+    const embedder = this.feed.embedder;
+    const vectors = embedder && db.hasVectors ? await new TeamVectors(db, scope.key, embedder.id).count() : undefined;
+    return {
+      files: Number(row?.files ?? 0),
+      chunks: Number(row?.chunks ?? 0),
+      ...(embedder && { embedder: embedder.id, vectors: vectors ?? 0 }),
+      team: { server: db.server, scope: scope.key },
+    };
   }
 
   /** Connects (the tables made where missing); says what was wrong, as `CodebaseIndex.load` does. */
@@ -144,6 +151,7 @@ export class TeamIndex implements WorkspaceIndex {
    */
   clear(): Promise<void> {
     return this.serially(async () => {
+      await this.feed.stop();
       const db = await this.open();
       const scope = await this.currentScope();
       await db.transaction(async (client) => {
@@ -157,12 +165,13 @@ export class TeamIndex implements WorkspaceIndex {
   }
 
   vectorsDone(): Promise<number> {
-    return Promise.resolve(0);
+    return this.feed.done();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await this.queue.catch(() => undefined);
+    await this.feed.stop();
     const database = this.database;
     this.database = undefined;
     if (database) await (await database.catch(() => undefined))?.close();
@@ -265,6 +274,42 @@ export class TeamIndex implements WorkspaceIndex {
     return docs;
   }
 
+  /** The chunks ranked by words (bm25f.ts), best first, with the rows to show them by. */
+  private async byWords(db: TeamDatabase, scope: TeamScope, query: string, limit: number, under: string | undefined): Promise<{ ranked: ScoredId[]; rows: Map<number, ChunkRow> }> {
+    const rows = new Map<number, ChunkRow>();
+    const terms = queryTerms(query);
+    if (!terms) return { ranked: [], rows };
+    const totals = await this.totals(db, scope);
+    const df = new Map<string, number>();
+    const counted = await db.query<Record<string, string>>(
+      `SELECT ${terms.terms.map((_, i) => `count(*) FILTER (WHERE words @@ to_tsquery('simple', $${i + 2})) AS t${i}`).join(", ")} FROM kiln_index_chunks WHERE scope = $1 AND words @@ to_tsquery('simple', $${terms.terms.length + 2})`,
+      [scope.key, ...terms.terms, terms.terms.join(" | ")],
+    );
+    terms.terms.forEach((term, i) => df.set(term, Number(counted[0]?.[`t${i}`] ?? 0)));
+    const plan = searchTerms(terms, df, totals.docs);
+    if (!plan) return { ranked: [], rows };
+    const words: StoredWords[] = [];
+    const take = Math.max(CANDIDATES, limit);
+    for (const list of [plan.all.join(" & "), ...(plan.any ? [plan.any.join(" | ")] : [])]) {
+      if (rows.size >= take) break;
+      const params: unknown[] = [scope.key, list, take];
+      const within = under ? " AND (path = $4 OR starts_with(path, $5))" : "";
+      if (under) params.push(under, `${under}/`);
+      const found = await db.query(
+        `SELECT id, path, start_line, end_line, kind, symbols, code_words, symbol_words, path_words FROM kiln_index_chunks
+         WHERE scope = $1 AND words @@ to_tsquery('simple', $2)${within} ORDER BY ts_rank(words, to_tsquery('simple', $2), 1) DESC, id LIMIT $3`,
+        params,
+      );
+      for (const row of found) {
+        const id = Number(row.id);
+        if (rows.has(id)) continue;
+        rows.set(id, chunkRowOf(row));
+        words.push({ id, code: String(row.code_words), symbols: String(row.symbol_words), path: String(row.path_words) });
+      }
+    }
+    return { ranked: scoreRows(words, terms, df, totals).slice(0, limit), rows };
+  }
+
   private async totals(db: TeamDatabase, scope: TeamScope): Promise<FieldTotals> {
     const [row] = await db.query("SELECT docs, code, symbols, path FROM kiln_index_totals WHERE scope = $1", [scope.key]);
     return { docs: Number(row?.docs ?? 0), code: Number(row?.code ?? 0), symbols: Number(row?.symbols ?? 0), path: Number(row?.path ?? 0) };
@@ -273,6 +318,12 @@ export class TeamIndex implements WorkspaceIndex {
   /** Asked of git at each call: the branch checked out now is the one searched and written. */
   private currentScope(): Promise<TeamScope> {
     return teamScopeOf(this.root);
+  }
+
+  /** The vectors of the branch checked out, from the embedder in use (VectorFeed asks only while there is one). */
+  private async vectorStore(): Promise<TeamVectors> {
+    const [db, scope] = await Promise.all([this.open(), this.currentScope()]);
+    return new TeamVectors(db, scope.key, this.feed.embedder?.id ?? "");
   }
 
   private open(): Promise<TeamDatabase> {
