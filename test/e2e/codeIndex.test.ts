@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeEmbeddingServer } from "../fixtures/fakeEmbeddingServer";
-import { axeViolations, openWorkbench, resultsDir, runCommand, settingsFrame, useColorTheme, type Workbench } from "./workbench";
+import { openWorkbench, resultsDir, runCommand, settingsFrame, shootSettingsSection, type Workbench } from "./workbench";
 
 /** The settings page's "Codebase index" section, in a real VS Code (code-server) and Chromium, with an embedder (a local one speaking OpenAI's /v1/embeddings). */
 let workbench: Workbench;
@@ -52,26 +52,8 @@ describe("the settings page's codebase index", () => {
       /^Words and meaning: full text \(BM25\) merged with the vectors of openai-compatible:text-embedding-3-small@http:\/\/127\.0\.0\.1:\d+\/v1 \(\d+ of \d+ chunks have one\)$/,
     );
     expect(await settings.$eval('[data-testid="index-enabled"]', (e) => (e as HTMLInputElement).checked)).toBe(true);
-    await settings.$eval('[data-testid="code-index-section"]', (e) => e.scrollIntoView({ block: "start" }));
-    expect(await axeViolations(settings)).toEqual([]);
-    await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-light.png") });
-    await workbench.page.click(".part.sidebar .composite.title");
-    await useColorTheme(workbench.page, "Dark Modern");
-    expect(await axeViolations(settings)).toEqual([]);
-    await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-dark.png") });
-    await workbench.page.click(".part.sidebar .composite.title");
-    await useColorTheme(workbench.page, "Light Modern");
-    // A narrow window: the facts stack under their labels and the long embedder name wraps.
-    const viewport = workbench.page.viewport();
-    await workbench.page.setViewport({ width: 720, height: viewport?.height ?? 800 });
-    try {
-      await settings.$eval('[data-testid="code-index-section"]', (e) => e.scrollIntoView({ block: "start" }));
-      const overflow = await settings.$eval('[data-testid="code-index-section"]', (section) => section.scrollWidth - section.clientWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      await workbench.page.screenshot({ path: join(resultsDir, "e2e-code-index-settings-narrow.png") });
-    } finally {
-      if (viewport) await workbench.page.setViewport(viewport);
-    }
+    // A narrow window too: the facts stack under their labels and the long embedder name wraps.
+    await shootSettingsSection(workbench, settings, "code-index-section", "e2e-code-index-settings");
   });
 
   it("Rebuild reads every file again and says so; the status bar shows the count", async () => {

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Browser, ElementHandle, Frame, Page } from "puppeteer-core";
+import { expect } from "vitest";
 import { installExtension, launchChromium, makeProfile, root, startCodeServer, writeUserSettings } from "../../scripts/lib/codeServer.mjs";
 import { FakeModelServer } from "../fixtures/fakeModelServer";
 
@@ -258,4 +259,31 @@ export async function settingsFrame(page: Page, timeoutMs = 30_000): Promise<Fra
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error("the Kiln Settings page did not show");
+}
+
+/**
+ * A settings page section as a user sees it, checked by axe and shot in light, dark and a narrow
+ * window (where nothing may stick out sideways): `<name>-light.png`, `-dark.png`, `-narrow.png`.
+ */
+export async function shootSettingsSection(workbench: Workbench, settings: Frame, testId: string, name: string): Promise<void> {
+  const page = workbench.page;
+  const show = () => settings.$eval(`[data-testid="${testId}"]`, (e) => e.scrollIntoView({ block: "start" }));
+  await show();
+  expect(await axeViolations(settings)).toEqual([]);
+  await page.screenshot({ path: join(resultsDir, `${name}-light.png`) });
+  await page.click(".part.sidebar .composite.title");
+  await useColorTheme(page, "Dark Modern");
+  expect(await axeViolations(settings)).toEqual([]);
+  await page.screenshot({ path: join(resultsDir, `${name}-dark.png`) });
+  await page.click(".part.sidebar .composite.title");
+  await useColorTheme(page, "Light Modern");
+  const viewport = page.viewport();
+  await page.setViewport({ width: 720, height: viewport?.height ?? 800 });
+  try {
+    await show();
+    expect(await settings.$eval(`[data-testid="${testId}"]`, (section) => section.scrollWidth - section.clientWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(resultsDir, `${name}-narrow.png`) });
+  } finally {
+    if (viewport) await page.setViewport(viewport);
+  }
 }

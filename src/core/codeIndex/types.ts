@@ -1,3 +1,5 @@
+import type { Embedder } from "./embedder";
+
 /**
  * The codebase index's shared shapes: what a file is cut into (chunks) and what a search returns.
  * The chunker (chunker.ts), the full-text ranking (fullText.ts) and the index that ties them to a
@@ -92,7 +94,7 @@ export interface IndexStatus {
   /** The database's size and the time it last changed, where one is saved. */
   saved?: { bytes: number; savedAt: number };
   /** A team index (team/teamIndex.ts): the server (no password) and the repository and branch it holds. */
-  team?: { server: string; scope: string };
+  team?: { server: string; scope: string; repository: string; branch: string };
 }
 
 /** What a host does with a workspace's index, wherever it is kept (CodebaseIndex on this machine, TeamIndex on a team's server). */
@@ -104,4 +106,6 @@ export interface WorkspaceIndex extends CodeSearchIndex {
   clear(): Promise<void>;
   close(): Promise<void>;
   vectorsDone(): Promise<number>;
+  /** Uses another embedder from now on (undefined: words alone). */
+  setEmbedder(embedder: Embedder | undefined): Promise<void>;
 }

@@ -5,6 +5,7 @@
  */
 import type { IndexStatus } from "./codebaseIndex";
 import type { EmbedderConfig } from "./embedder";
+import type { TeamConnection } from "./team/teamDatabase";
 import type { CodeSearchHit, IndexProgress, RefreshSummary, SearchOptions } from "./types";
 
 export type IndexRequest =
@@ -31,4 +32,6 @@ export interface IndexWorkerData {
   root: string;
   /** Where the index is saved between runs (CodebaseIndex's storeDir); memory only when absent. */
   storeDir?: string;
+  /** A team's index on a PostgreSQL server (team/teamIndex.ts) instead; storeDir then keeps this machine's record of what it sent. */
+  team?: TeamConnection;
 }

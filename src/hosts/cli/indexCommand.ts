@@ -4,7 +4,7 @@ import { createEmbedder, EMBEDDER_KINDS, type Embedder, type EmbedderKind } from
 import { indexDirFor } from "../../core/codeIndex/indexDatabase";
 import { EMBEDDER_KEY_ENV } from "../../core/llm/keys";
 import { registerSecret } from "../../core/llm/redact";
-import { checkTeamUrl } from "../../core/codeIndex/team/teamDatabase";
+import { checkTeamUrl } from "../../core/codeIndex/team/teamUrl";
 import { TeamIndex } from "../../core/codeIndex/team/teamIndex";
 import type { IndexStatus, RefreshSummary, WorkspaceIndex } from "../../core/codeIndex/types";
 import { formatSize } from "../../core/tools/fileFormats";

@@ -1,16 +1,20 @@
 /**
- * The codebase index's worker thread (bundled as dist/indexWorker.js): one CodebaseIndex for the
- * root it was started with, driven by workerProtocol.ts messages from WorkerCodeIndex.
+ * The codebase index's worker thread (bundled as dist/indexWorker.js): one CodebaseIndex (or, with a
+ * team server, TeamIndex) for the root it was started with, driven by workerProtocol.ts messages from
+ * WorkerCodeIndex.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { CodebaseIndex } from "../../core/codeIndex/codebaseIndex";
 import { createEmbedder } from "../../core/codeIndex/embedder";
+import { TeamIndex } from "../../core/codeIndex/team/teamIndex";
 import type { IndexReply, IndexRequest, IndexWorkerData } from "../../core/codeIndex/workerProtocol";
 
 const port = parentPort;
 if (!port) throw new Error("indexWorker.js runs as a worker thread");
 const data = workerData as IndexWorkerData;
-const index = new CodebaseIndex(data.root, { ...(data.storeDir && { storeDir: data.storeDir }) });
+const index = data.team
+  ? new TeamIndex(data.root, { connection: data.team, ...(data.storeDir && { storeDir: data.storeDir }) })
+  : new CodebaseIndex(data.root, { ...(data.storeDir && { storeDir: data.storeDir }) });
 const running = new Map<number, AbortController>();
 
 const reply = (message: IndexReply) => port.postMessage(message);

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { IndexStatus } from "../../core/codeIndex/codebaseIndex";
 import type { EmbedderConfig } from "../../core/codeIndex/embedder";
+import type { TeamConnection } from "../../core/codeIndex/team/teamDatabase";
 import type { CodeSearchHit, CodeSearchIndex, IndexProgress, RefreshSummary, SearchOptions } from "../../core/codeIndex/types";
 import type { IndexReply, IndexRequest, IndexWorkerData } from "../../core/codeIndex/workerProtocol";
 
@@ -26,7 +27,7 @@ export class WorkerCodeIndex implements CodeSearchIndex {
 
   constructor(
     readonly root: string,
-    private readonly options: { storeDir?: string; workerFile?: string } = {},
+    private readonly options: { storeDir?: string; workerFile?: string; team?: TeamConnection } = {},
   ) {}
 
   refresh(options: { signal?: AbortSignal; onProgress?(progress: IndexProgress): void; waitForVectors?: boolean } = {}): Promise<RefreshSummary> {
@@ -94,8 +95,8 @@ export class WorkerCodeIndex implements CodeSearchIndex {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const { storeDir, workerFile = join(__dirname, "indexWorker.js") } = this.options;
-    const data: IndexWorkerData = { root: this.root, ...(storeDir && { storeDir }) };
+    const { storeDir, team, workerFile = join(__dirname, "indexWorker.js") } = this.options;
+    const data: IndexWorkerData = { root: this.root, ...(storeDir && { storeDir }), ...(team && { team }) };
     const worker = new Worker(workerFile, { workerData: data });
     // The host's exit must not wait on an index it no longer needs.
     worker.unref();

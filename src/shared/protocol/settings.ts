@@ -415,6 +415,8 @@ export interface CodeIndexView {
   vectors?: number;
   /** Why the configured embedder gives no vectors (its settings, or its last answer). */
   embedderProblem?: string;
+  /** A team index (kiln.index.postgresUrl): the server, without its password, and the repository#branch it holds here. */
+  team?: { server: string; scope: string; repository: string; branch: string };
 }
 
 export interface SettingsState {

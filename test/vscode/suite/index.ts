@@ -42,6 +42,7 @@ export async function run(): Promise<void> {
   require("./welcome.test");
   require("./notifications.test");
   require("./codeIndex.test");
+  require("./teamIndex.test");
   require("./languageServices.test");
   const counts = { passed: 0, failed: 0, failures: [] as string[] };
   await new Promise<void>((resolve) => {

@@ -34,9 +34,13 @@ export function CodeIndexSection({ index, hasWorkspace, ask }: { index: CodeInde
     <section className="ks-section" aria-labelledby="ks-code-index" data-testid="code-index-section" data-state={index.state}>
       <h2 id="ks-code-index">{l10n.t("Codebase index")}</h2>
       <p className="ks-hint">
-        {l10n.t(
-          "codebase_search ranks the workspace's functions, classes and Markdown sections by their words, and by meaning too with an embedder (kiln.index.embedder). The index is built on this machine when the folder opens (no key, server or download), kept up to date as files change, and saved between sessions. .gitignore'd and .kilocodeignore'd files, build folders, binaries and files over 1 MB are left out.",
-        )}
+        {index.team
+          ? l10n.t(
+              "codebase_search ranks the workspace's functions, classes and Markdown sections by their words, and by meaning too with an embedder (kiln.index.embedder). This index is kept on the team's PostgreSQL server (kiln.index.postgresUrl), shared by every clone of the repository on the same branch: a file changed here is sent when it is saved, and teammates' changes are found without indexing them here.",
+            )
+          : l10n.t(
+              "codebase_search ranks the workspace's functions, classes and Markdown sections by their words, and by meaning too with an embedder (kiln.index.embedder). The index is built on this machine when the folder opens (no key, server or download), kept up to date as files change, and saved between sessions. .gitignore'd and .kilocodeignore'd files, build folders, binaries and files over 1 MB are left out.",
+            )}
       </p>
       <label className="ks-check">
         <input type="checkbox" data-testid="index-enabled" checked={index.enabled} disabled={!hasWorkspace} onChange={(e) => void ask("settings/setIndexEnabled", { enabled: e.target.checked })} />
@@ -64,11 +68,20 @@ export function CodeIndexSection({ index, hasWorkspace, ask }: { index: CodeInde
             </span>
           )}
         </dd>
-        <dt>{l10n.t("Saved")}</dt>
-        <dd data-testid="index-saved">
-          {index.saved ? l10n.t("{0}, {1}", size(index.saved.bytes), new Date(index.saved.savedAt).toLocaleString()) : l10n.t("Nothing saved yet")}
-          {index.restored && index.state === "ready" && <span className="ks-muted"> {l10n.t("(this session started from it)")}</span>}
-        </dd>
+        {index.team ? (
+          <>
+            <dt>{l10n.t("Kept on")}</dt>
+            <dd data-testid="index-team">{l10n.t("The team's server {0}: {1} on branch {2}, shared by every clone of it", index.team.server, index.team.repository, index.team.branch)}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{l10n.t("Saved")}</dt>
+            <dd data-testid="index-saved">
+              {index.saved ? l10n.t("{0}, {1}", size(index.saved.bytes), new Date(index.saved.savedAt).toLocaleString()) : l10n.t("Nothing saved yet")}
+              {index.restored && index.state === "ready" && <span className="ks-muted"> {l10n.t("(this session started from it)")}</span>}
+            </dd>
+          </>
+        )}
       </dl>
       <div className="ks-actions">
         <button type="button" data-testid="index-rebuild" disabled={!index.enabled || !hasWorkspace || busy} onClick={() => void ask("settings/rebuildIndex", {})}>
@@ -81,7 +94,11 @@ export function CodeIndexSection({ index, hasWorkspace, ask }: { index: CodeInde
       {confirming && (
         <ConfirmBar
           testId="confirm-delete-index"
-          text={l10n.t("Delete the saved index and stop indexing this workspace? Turning it on again reads every file.")}
+          text={
+            index.team
+              ? l10n.t("Stop using the team index in this workspace? It stays on the server for the others.")
+              : l10n.t("Delete the saved index and stop indexing this workspace? Turning it on again reads every file.")
+          }
           onConfirm={() => {
             setConfirming(false);
             void ask("settings/deleteIndex", {});

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient, QueryResultRow } from "pg";
 import { registerSecret } from "../../llm/redact";
+import { checkTeamUrl, displayUrl } from "./teamUrl";
 
 /**
  * A team's codebase index on a PostgreSQL server: the tables every workspace of every repository
@@ -48,29 +49,6 @@ export interface TeamConnection {
   url: string;
   /** From the editor's SecretStorage; otherwise the URL's, PGPASSWORD's or ~/.pgpass's, as psql would. */
   password?: string;
-}
-
-/** The URL without its password, for messages and status. */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
-
-/** Checks a team index URL before anything connects: a clear error naming what is wrong. */
-export function checkTeamUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`The team index URL "${displayUrl(url)}" is not a URL; write it as postgres://user@host:5432/database.`);
-  }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new Error(`The team index URL must start with postgres:// or postgresql://, not ${parsed.protocol}//.`);
-  if (!parsed.hostname) throw new Error(`The team index URL "${displayUrl(url)}" names no host.`);
 }
 
 export class TeamDatabase {
@@ -209,6 +187,8 @@ export function describePgError(err: unknown): string {
       return `this user may not make Kiln's tables (${message}); ask the server's owner to grant CREATE on the database, or to run Kiln once as a user who may`;
   }
   if (e?.errors && Array.isArray(e.errors) && e.errors.length > 0) return describePgError(e.errors[0]);
+  // node-postgres's words when the server asks for a password (SCRAM) and none was given.
+  if (/client password must be a string/.test(message)) return "the server asks for a password and none is set; set it with the team index password command, PGPASSWORD or ~/.pgpass";
   if (/timeout/i.test(message)) return `the server did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (${message})`;
   return message;
 }

@@ -135,7 +135,7 @@ export class TeamIndex implements WorkspaceIndex {
       files: Number(row?.files ?? 0),
       chunks: Number(row?.chunks ?? 0),
       ...(embedder && { embedder: embedder.id, vectors: vectors ?? 0 }),
-      team: { server: db.server, scope: scope.key },
+      team: { server: db.server, scope: scope.key, repository: scope.repository, branch: scope.branch },
     };
   }
 

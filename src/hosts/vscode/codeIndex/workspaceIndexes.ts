@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import { createEmbedder, type EmbedderConfig, type EmbedderKind } from "../../../core/codeIndex/embedder";
 import { deleteStore, indexDirFor, storeInfo } from "../../../core/codeIndex/indexDatabase";
+import { checkTeamUrl, displayUrl } from "../../../core/codeIndex/team/teamUrl";
 import type { CodeIndexView } from "../../../shared/protocol/settings";
 import type { CodeIndexControls } from "../settings/settingsController";
 import type { CodeSearchIndex, IndexProgress, RefreshSummary } from "../../../core/codeIndex/types";
@@ -11,6 +12,8 @@ import { KILN, readSetting } from "../settings/kilnSettings";
 
 /** Where the embedder's key is kept (SecretStorage), set by "Kiln: Set Embedder API Key". */
 export const EMBEDDER_KEY_SECRET = "kiln.index.embedderApiKey";
+/** Where the team index server's password is kept (SecretStorage), set by "Kiln: Set Team Index Password". */
+export const POSTGRES_PASSWORD_SECRET = "kiln.index.postgresPassword";
 
 /** The slice of SecretStorage the index needs: the embedder's key. */
 export interface EmbedderKeyStore {
@@ -46,6 +49,10 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
   private restored = false;
   /** Why the configured embedder is not giving vectors (its settings, or its last answer). */
   private embedderProblem: string | undefined;
+  /** The team server's password from SecretStorage, read before a team index starts (null: none is set). */
+  private teamPassword: string | null | undefined;
+  /** The team server the running index uses (kiln.index.postgresUrl), or undefined for this machine's. */
+  private teamUrl: string | undefined;
   private readonly status = vscode.window.createStatusBarItem("kiln.codeIndex", vscode.StatusBarAlignment.Left, 0);
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changes = new vscode.EventEmitter<void>();
@@ -63,10 +70,13 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       this.status,
       this.changes,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration("kiln.index.enabled")) this.start();
+        if (e.affectsConfiguration("kiln.index.postgresUrl")) this.restart();
+        else if (e.affectsConfiguration("kiln.index.enabled")) this.start();
         else if (["kiln.index.embedder", "kiln.index.embedderModel", "kiln.index.embedderBaseUrl"].some((key) => e.affectsConfiguration(key))) void this.reconfigure();
       }),
       vscode.commands.registerCommand("kiln.index.setEmbedderKey", () => this.askEmbedderKey()),
+      // A string argument sets it without asking (a keybinding, another extension); "" removes it.
+      vscode.commands.registerCommand("kiln.index.setPostgresPassword", (password?: unknown) => this.setPostgresPassword(typeof password === "string" ? password : undefined)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.start()),
       vscode.commands.registerCommand("kiln.index.rebuild", () => this.rebuild()),
       vscode.commands.registerCommand("kiln.index.delete", () => this.delete()),
@@ -81,11 +91,27 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       return;
     }
     if (this.index?.root === cwd) return;
+    const teamUrl = readSetting(KILN.index.postgresUrl, this.logger).trim() || undefined;
+    if (teamUrl && this.teamPassword === undefined) {
+      // The password is read from SecretStorage first (once); the index starts right after.
+      void this.readTeamPassword().then(() => this.start());
+      return;
+    }
     this.stop();
     this.restored = false;
+    if (teamUrl) {
+      try {
+        checkTeamUrl(teamUrl);
+      } catch (err) {
+        this.show({ state: "failed", message: `kiln.index.postgresUrl: ${err instanceof Error ? err.message : String(err)}` });
+        return;
+      }
+    }
+    this.teamUrl = teamUrl;
     this.index = new WorkerCodeIndex(cwd, {
       ...(this.storeParent && { storeDir: indexDirFor(this.storeParent, cwd) }),
       ...(this.workerFile && { workerFile: this.workerFile }),
+      ...(teamUrl && { team: { url: teamUrl, ...(this.teamPassword && { password: this.teamPassword }) } }),
     });
     this.watch(cwd);
     // The embedder first: the first refresh then gives the chunks their vectors.
@@ -112,7 +138,8 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
   /** What the settings page's "Codebase index" section shows. */
   async view(): Promise<CodeIndexView> {
     const cwd = this.folder();
-    const saved = cwd && this.storeParent ? await storeInfo(indexDirFor(this.storeParent, cwd)) : undefined;
+    // A team index is kept on its server: what this machine saved before it is not what is searched.
+    const saved = cwd && this.storeParent && !this.teamUrl ? await storeInfo(indexDirFor(this.storeParent, cwd)) : undefined;
     const state = this.current;
     const status = state.state === "ready" ? await this.index?.status().catch(() => undefined) : undefined;
     return {
@@ -124,6 +151,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       ...(saved && { saved }),
       ...(status?.embedder && { embedder: status.embedder, vectors: status.vectors ?? 0 }),
       ...(this.embedderProblem && { embedderProblem: this.embedderProblem }),
+      ...(status?.team && { team: status.team }),
     };
   }
 
@@ -152,8 +180,9 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
    */
   async delete(): Promise<void> {
     const cwd = this.folder();
-    // From the worker that holds it first, so it closes the database before the folder goes.
-    await this.index?.clear().catch(() => undefined);
+    // From the worker that holds it first, so it closes the database before the folder goes. A team
+    // index stays on its server for the others: only this machine's record of it goes.
+    if (!this.teamUrl) await this.index?.clear().catch(() => undefined);
     this.stop();
     if (cwd && this.storeParent) await deleteStore(indexDirFor(this.storeParent, cwd));
     await vscode.workspace.getConfiguration("kiln").update("index.enabled", false, vscode.ConfigurationTarget.Workspace);
@@ -233,6 +262,32 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
     await this.reconfigure();
   }
 
+  private async setPostgresPassword(given: string | undefined): Promise<void> {
+    const password =
+      given ??
+      (await vscode.window.showInputBox({
+        title: l10n.t("Kiln: team index password"),
+        prompt: l10n.t("The password of the PostgreSQL user in kiln.index.postgresUrl; kept in VS Code's secret storage. Leave empty to remove it."),
+        password: true,
+        ignoreFocusOut: true,
+      }));
+    if (password === undefined || !this.secrets) return;
+    if (password === "") await this.secrets.delete(POSTGRES_PASSWORD_SECRET);
+    else await this.secrets.store(POSTGRES_PASSWORD_SECRET, password);
+    this.teamPassword = password === "" ? null : password;
+    if (readSetting(KILN.index.postgresUrl, this.logger).trim()) this.restart();
+  }
+
+  private async readTeamPassword(): Promise<void> {
+    this.teamPassword = (await this.secrets?.get(POSTGRES_PASSWORD_SECRET)) || null;
+  }
+
+  /** Starts the index again with the team settings as they are now (a new server, a new password). */
+  private restart(): void {
+    this.stop();
+    this.start();
+  }
+
   private watch(cwd: string): void {
     this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(cwd), "**/*"));
     const note = (uri: vscode.Uri) => {
@@ -274,7 +329,14 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
         break;
       case "ready":
         this.status.text = `$(search) ${state.files === 1 ? l10n.t("1 file indexed") : l10n.t("{0} files indexed", state.files.toLocaleString())}`;
-        this.status.tooltip = l10n.t("Kiln's codebase index: {0} files, {1} chunks, full-text ranking. Kept up to date as files change; kiln.index.enabled turns it off.", state.files, state.chunks);
+        this.status.tooltip = this.teamUrl
+          ? l10n.t(
+              "Kiln's codebase index on the team's server ({0}): {1} files, {2} chunks. Kept up to date as files change; kiln.index.enabled turns it off.",
+              displayUrl(this.teamUrl),
+              state.files,
+              state.chunks,
+            )
+          : l10n.t("Kiln's codebase index: {0} files, {1} chunks, full-text ranking. Kept up to date as files change; kiln.index.enabled turns it off.", state.files, state.chunks);
         break;
       case "failed":
         this.status.text = `$(warning) ${l10n.t("Index failed")}`;
@@ -285,6 +347,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
   }
 
   private stop(): void {
+    this.teamUrl = undefined;
     clearTimeout(this.timer);
     this.changed.clear();
     this.watcher?.dispose();
