@@ -157,13 +157,13 @@ describe("kiln index and kiln run with an embedder", () => {
     const indexDir = mkdtempSync(join(tmpdir(), "kiln-index-dir-"));
     const unknown = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder", "word2vec"], {});
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("kiln: --embedder word2vec: use openai, openai-compatible, ollama, gemini");
+    expect(unknown.stderr).toContain("kiln: --embedder word2vec: use openai, openai-compatible, mistral, ollama, gemini, bedrock");
     const noUrl = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder", "openai-compatible", "--embedder-model", "m"], {});
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain("needs a base URL");
     const alone = await runCli(env.cli, ["index", "--workspace", workspace, "--index-dir", indexDir, "--embedder-model", "m"], {});
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toContain("--embedder-model and --embedder-base-url need --embedder");
+    expect(alone.stderr).toContain("--embedder-model, --embedder-base-url and --embedder-region need --embedder openai|openai-compatible|mistral|ollama|gemini|bedrock");
     expect(readdirSync(indexDir)).toEqual([]);
   });
 });

@@ -2,20 +2,21 @@ import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { z } from "zod";
 import { toProviderError } from "../llm/errors";
+import { bedrockEmbed } from "./bedrockEmbedder";
 
 /**
  * What turns chunks of code (and queries) into vectors, so that codebase_search finds code by what
  * it means as well as by its words. Optional: without one, the index ranks by words alone.
  *
- * Three wire protocols cover the providers people use for this: OpenAI's /v1/embeddings (OpenAI, and
- * every service that speaks it at another base URL: Mistral, Together, Fireworks, DeepInfra, LM
+ * Four wire protocols cover the providers people use for this: OpenAI's /v1/embeddings (OpenAI,
+ * Mistral, and every service that speaks it at another base URL: Together, Fireworks, DeepInfra, LM
  * Studio, vLLM, llama.cpp's server…) through the official SDK, Gemini's batchEmbedContents through
- * @google/genai, and Ollama's native /api/embed. The vector's dimension is whatever the first answer
+ * @google/genai, Ollama's native /api/embed, and Bedrock's InvokeModel (bedrockEmbedder.ts). The vector's dimension is whatever the first answer
  * has; every later one must match it.
  */
 
-export type EmbedderKind = "openai" | "openai-compatible" | "ollama" | "gemini";
-export const EMBEDDER_KINDS: readonly EmbedderKind[] = ["openai", "openai-compatible", "ollama", "gemini"];
+export type EmbedderKind = "openai" | "openai-compatible" | "mistral" | "ollama" | "gemini" | "bedrock";
+export const EMBEDDER_KINDS: readonly EmbedderKind[] = ["openai", "openai-compatible", "mistral", "ollama", "gemini", "bedrock"];
 
 export interface EmbedderConfig {
   kind: EmbedderKind;
@@ -23,6 +24,9 @@ export interface EmbedderConfig {
   /** The endpoint's base URL (…/v1 for the OpenAI protocol; Ollama's root); each kind's default when absent. */
   baseUrl?: string;
   apiKey?: string;
+  /** Bedrock: the AWS region and named profile (absent: the AWS SDK's own resolution). */
+  region?: string;
+  awsProfile?: string;
 }
 
 export interface Embedder {
@@ -38,6 +42,10 @@ export interface Embedder {
 const DEFAULT_BASE_URL: Record<EmbedderKind, string | undefined> = {
   openai: "https://api.openai.com/v1",
   "openai-compatible": undefined,
+  // Mistral speaks OpenAI's /v1/embeddings (mistral-embed, codestral-embed).
+  mistral: "https://api.mistral.ai/v1",
+  // Bedrock's runtime endpoint follows the region; a base URL given overrides it (a VPC endpoint).
+  bedrock: "https://bedrock-runtime.amazonaws.com",
   ollama: "http://localhost:11434",
   gemini: "https://generativelanguage.googleapis.com",
 };
@@ -56,8 +64,30 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
   }
   if (config.kind === "openai" && !config.apiKey) throw new Error("The openai embedder needs an API key (OPENAI_API_KEY).");
   if (config.kind === "gemini" && !config.apiKey) throw new Error("The gemini embedder needs an API key (from Google AI Studio).");
-  const id = `${config.kind}:${model}@${baseUrl}`;
+  if (config.kind === "mistral" && !config.apiKey) throw new Error("The mistral embedder needs an API key (from console.mistral.ai).");
+  const endpoint = config.kind === "bedrock" ? config.baseUrl?.trim().replace(/\/+$/, "") || undefined : undefined;
+  const id = config.kind === "bedrock" ? `bedrock:${model}${endpoint ? `@${endpoint}` : ""}` : `${config.kind}:${model}@${baseUrl}`;
   const dimension = new DimensionCheck(id);
+  if (config.kind === "bedrock") {
+    const embed = bedrockEmbed({
+      model,
+      ...(config.region && { region: config.region }),
+      ...(config.awsProfile && { awsProfile: config.awsProfile }),
+      ...(config.apiKey && { apiKey: config.apiKey }),
+      ...(endpoint && { endpoint }),
+    });
+    return {
+      id,
+      embed: async (texts, signal) => {
+        if (texts.length === 0) return [];
+        try {
+          return dimension.check(await embed(texts, signal), texts.length);
+        } catch (err) {
+          throw err instanceof z.ZodError ? embedderError(err, id) : err;
+        }
+      },
+    };
+  }
   if (config.kind === "ollama") return { id, embed: async (texts, signal) => dimension.check(await ollamaEmbed(baseUrl, model, texts, signal), texts.length) };
   if (config.kind === "gemini") return geminiEmbedder(id, baseUrl, model, config.apiKey!, dimension);
   // The SDK retries rate limits and server errors itself (with Retry-After), as for chat.
@@ -79,7 +109,8 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
 }
 
 function exampleModel(kind: EmbedderKind): string {
-  return kind === "ollama" ? "nomic-embed-text" : kind === "gemini" ? "gemini-embedding-001" : "text-embedding-3-small";
+  const examples: Partial<Record<EmbedderKind, string>> = { ollama: "nomic-embed-text", gemini: "gemini-embedding-001", mistral: "codestral-embed", bedrock: "amazon.titan-embed-text-v2:0" };
+  return examples[kind] ?? "text-embedding-3-small";
 }
 
 /** Gemini's API through the official SDK (batchEmbedContents), as the Gemini chat provider reaches it. */

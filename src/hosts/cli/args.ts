@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { EMBEDDER_KINDS } from "../../core/codeIndex/embedder";
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind, type ProviderSettings } from "../../core/llm/types";
 import type { ProviderOption } from "../../shared/providerCatalog";
 import { isReasoningEffort, isThinkingBudget, REASONING_EFFORTS, THINKING_BUDGET } from "../../shared/reasoning";
@@ -80,7 +81,7 @@ export interface CliArgs extends ContextArgs {
   /** --index-postgres URL (or KILN_INDEX_POSTGRES): the team's index on a PostgreSQL server instead of one on this machine. */
   indexPostgres?: string;
   /** --embedder KIND, --embedder-model M, --embedder-base-url URL: vectors for codebase_search (the key from the environment). */
-  embedder?: { kind: string; model?: string; baseUrl?: string; apiKey?: string };
+  embedder?: { kind: string; model?: string; baseUrl?: string; apiKey?: string; region?: string };
   /** index: --status (say what is saved, change nothing) or --rebuild (index from nothing). */
   indexAction?: "status" | "rebuild";
   /** The global rules folder (rules-<mode> folders beside it); ~/.kilocode/rules when absent. */
@@ -349,6 +350,9 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
       case "--embedder-base-url":
         args.embedder = { kind: "", ...args.embedder, baseUrl: value() };
         break;
+      case "--embedder-region":
+        args.embedder = { kind: "", ...args.embedder, region: value() };
+        break;
       case "--status":
       case "--rebuild": {
         const action = arg === "--status" ? "status" : "rebuild";
@@ -410,7 +414,7 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
   }
   if (args.indexAction && command !== "index") throw new UsageError(`--${args.indexAction} is for kiln index`);
   if (command === "index" && args.noIndex) throw new UsageError("kiln index builds the index: drop --no-index");
-  if (args.embedder && args.embedder.kind === "") throw new UsageError("--embedder-model and --embedder-base-url need --embedder openai|openai-compatible|ollama|gemini");
+  if (args.embedder && args.embedder.kind === "") throw new UsageError(`--embedder-model, --embedder-base-url and --embedder-region need --embedder ${EMBEDDER_KINDS.join("|")}`);
   if (args.embedder && args.noIndex) throw new UsageError("--embedder gives the codebase index vectors: drop --no-index");
   if (args.indexPostgres !== undefined && args.noIndex) throw new UsageError("--index-postgres names where the codebase index is: drop --no-index");
   if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index")) throw new UsageError("--profile is for run, chat, resume and models");

@@ -45,7 +45,13 @@ function embedderOf(flags: NonNullable<CliArgs["embedder"]>): Embedder {
   const kind = flags.kind as EmbedderKind;
   if (!EMBEDDER_KINDS.includes(kind)) throw new UsageError(`--embedder ${flags.kind}: use ${EMBEDDER_KINDS.join(", ")}`);
   try {
-    return createEmbedder({ kind, model: flags.model ?? "", ...(flags.baseUrl && { baseUrl: flags.baseUrl }), ...(flags.apiKey && { apiKey: flags.apiKey }) });
+    return createEmbedder({
+      kind,
+      model: flags.model ?? "",
+      ...(flags.baseUrl && { baseUrl: flags.baseUrl }),
+      ...(flags.apiKey && { apiKey: flags.apiKey }),
+      ...(flags.region && { region: flags.region }),
+    });
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }

@@ -94,11 +94,14 @@ Options:
                                or ~/.pgpass rather than the URL
   --embedder KIND              give the codebase index vectors, so codebase_search finds code by
                                meaning as well as words: openai, openai-compatible (any
-                               /v1/embeddings: Mistral, Together, LM Studio, vLLM…), ollama or
-                               gemini. The key: KILN_EMBEDDER_API_KEY (else OPENAI_API_KEY for
-                               openai, GEMINI_API_KEY or GOOGLE_API_KEY for gemini)
-  --embedder-model MODEL       e.g. text-embedding-3-small, nomic-embed-text, gemini-embedding-001
+                               /v1/embeddings: Together, LM Studio, vLLM…), mistral, ollama, gemini
+                               or bedrock. The key: KILN_EMBEDDER_API_KEY (else OPENAI_API_KEY for
+                               openai, GEMINI_API_KEY or GOOGLE_API_KEY for gemini); bedrock uses
+                               the AWS chain (AWS_PROFILE, keys, SSO) or a Bedrock API key there
+  --embedder-model MODEL       e.g. text-embedding-3-small, nomic-embed-text, gemini-embedding-001,
+                               codestral-embed, amazon.titan-embed-text-v2:0
   --embedder-base-url URL      the endpoint (…/v1 for openai-compatible; Ollama's root)
+  --embedder-region R          bedrock: the AWS region (default: AWS_REGION, the profile's)
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
                                .kilocode/mcp.json, whose entries win
   --trust-project-mcp          start the servers of the workspace's .kilocode/mcp.json unasked, for

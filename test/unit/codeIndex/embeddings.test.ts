@@ -14,7 +14,10 @@ let storeParent: string;
 const opened: CodebaseIndex[] = [];
 
 beforeAll(async () => {
-  server = await new FakeEmbeddingServer({ apiKey: "sk-embed", models: ["text-embedding-3-small", "nomic-embed-text", "other-model", "gemini-embedding-001"] }).start();
+  server = await new FakeEmbeddingServer({
+    apiKey: "sk-embed",
+    models: ["text-embedding-3-small", "nomic-embed-text", "other-model", "gemini-embedding-001", "amazon.titan-embed-text-v2:0", "us.cohere.embed-english-v3"],
+  }).start();
 });
 afterAll(() => server.close());
 
@@ -149,6 +152,32 @@ describe("codebase_search with an embedder", () => {
     // A base URL copied from Google's docs (ending in /v1beta) works too; a wrong key is refused as Google says it.
     const refused = createEmbedder({ kind: "gemini", model: "gemini-embedding-001", baseUrl: `${server.origin}/v1beta`, apiKey: "not-it" });
     await expect(refused.embed(["x"])).rejects.toThrow(/API key not valid|400/);
+  });
+
+  it("Bedrock's InvokeModel through the AWS SDK: Titan one text a request, Cohere a batch; a refusal as Bedrock says it", async () => {
+    const titan = open({ kind: "bedrock", model: "amazon.titan-embed-text-v2:0", baseUrl: server.origin, region: "us-east-1", apiKey: "sk-embed" });
+    expect(await titan.refresh({ waitForVectors: true })).toMatchObject({ embedded: 3 });
+    expect(server.requests.map((r) => [r.protocol, r.model, r.inputs.length, r.authorization])).toEqual(
+      Array.from({ length: 3 }, () => ["bedrock", "amazon.titan-embed-text-v2:0", 1, "Bearer sk-embed"]),
+    );
+    expect((await titan.search("erase a customer account"))[0]?.symbols).toEqual(["deleteUser"]);
+    expect((await titan.status()).embedder).toBe(`bedrock:amazon.titan-embed-text-v2:0@${server.origin}`);
+    await titan.close();
+
+    server.requests.length = 0;
+    const cohere = createEmbedder({ kind: "bedrock", model: "us.cohere.embed-english-v3", baseUrl: server.origin, region: "us-east-1", apiKey: "sk-embed" });
+    const vectors = await cohere.embed(["delete the user", "send the invoice"]);
+    expect(vectors.map((v) => v.length)).toEqual([64, 64]);
+    expect(server.requests).toMatchObject([{ protocol: "bedrock", inputs: ["delete the user", "send the invoice"] }]);
+
+    const refused = createEmbedder({ kind: "bedrock", model: "amazon.titan-embed-text-v2:0", baseUrl: server.origin, region: "us-east-1", apiKey: "not-it" });
+    await expect(refused.embed(["x"])).rejects.toThrow(/Amazon Bedrock.*(403|API Key)/i);
+    expect(() => createEmbedder({ kind: "bedrock", model: "anthropic.claude-3-haiku" })).toThrow("knows Amazon Titan (amazon.titan-embed-text-v2:0) and Cohere Embed");
+  });
+
+  it("Mistral is OpenAI's protocol at Mistral's address, with its key", () => {
+    expect(createEmbedder({ kind: "mistral", model: "codestral-embed", apiKey: "k" }).id).toBe("mistral:codestral-embed@https://api.mistral.ai/v1");
+    expect(() => createEmbedder({ kind: "mistral", model: "codestral-embed" })).toThrow("needs an API key (from console.mistral.ai)");
   });
 
   it("refuses a configuration it cannot use, saying what to fix", () => {

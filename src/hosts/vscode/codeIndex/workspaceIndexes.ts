@@ -72,7 +72,7 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("kiln.index.postgresUrl")) this.restart();
         else if (e.affectsConfiguration("kiln.index.enabled")) this.start();
-        else if (["kiln.index.embedder", "kiln.index.embedderModel", "kiln.index.embedderBaseUrl"].some((key) => e.affectsConfiguration(key))) void this.reconfigure();
+        else if (["kiln.index.embedder", "kiln.index.embedderModel", "kiln.index.embedderBaseUrl", "kiln.index.embedderRegion"].some((key) => e.affectsConfiguration(key))) void this.reconfigure();
       }),
       vscode.commands.registerCommand("kiln.index.setEmbedderKey", () => this.askEmbedderKey()),
       // A string argument sets it without asking (a keybinding, another extension); "" removes it.
@@ -229,7 +229,8 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
     if (kind !== "none") {
       const apiKey = (await this.secrets?.get(EMBEDDER_KEY_SECRET)) || undefined;
       const baseUrl = readSetting(KILN.index.embedderBaseUrl, this.logger);
-      config = { kind: kind as EmbedderKind, model: readSetting(KILN.index.embedderModel, this.logger), ...(baseUrl && { baseUrl }), ...(apiKey && { apiKey }) };
+      const region = readSetting(KILN.index.embedderRegion, this.logger);
+      config = { kind: kind as EmbedderKind, model: readSetting(KILN.index.embedderModel, this.logger), ...(baseUrl && { baseUrl }), ...(apiKey && { apiKey }), ...(region && { region }) };
       try {
         createEmbedder(config);
       } catch (err) {

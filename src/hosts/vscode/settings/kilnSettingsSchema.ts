@@ -171,6 +171,7 @@ const index = {
   embedder: setting("index.embedder", z.enum(["none", ...EMBEDDER_KINDS] as [string, ...string[]]), "none"),
   embedderModel: text("index.embedderModel"),
   embedderBaseUrl: text("index.embedderBaseUrl"),
+  embedderRegion: text("index.embedderRegion"),
   postgresUrl: text("index.postgresUrl"),
 } satisfies Section;
 
