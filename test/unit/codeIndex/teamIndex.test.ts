@@ -159,13 +159,19 @@ describe("a team index on a PostgreSQL server", () => {
     git(root, "checkout", "-q", "-b", "feature/coupons");
     put(root, "src/cart/checkout.ts", "export function applyDiscountCoupon(total: number): number {\n  return total;\n}\n");
     expect(await index.status()).toMatchObject({ files: 0, team: { scope: "github.com/acme/shop#feature/coupons" } });
-    await index.refresh();
+    // The new branch starts as a copy of main's index on the server: only the new file is read and sent.
+    rmSync(join(root, "docs/guide.md"));
+    expect(await index.refresh()).toMatchObject({ changed: 1, removed: 1, filesTotal: 3 });
     expect(paths(await index.search("discount coupon"))).toEqual(["src/cart/checkout.ts"]);
+    expect(paths(await index.search("hash a password"))[0]).toBe("src/auth/passwords.ts");
+    expect(await index.search("session token")).toEqual([]);
 
     git(root, "checkout", "-q", "main");
+    git(root, "checkout", "-q", "--", "docs/guide.md");
     rmSync(join(root, "src/cart"), { recursive: true });
-    // main never had the coupon code; its index is as main left it.
+    // main never had the coupon code, and keeps its guide; its index is as main left it.
     expect(await index.search("discount coupon")).toEqual([]);
+    expect(paths(await index.search("session token"))).toEqual(["docs/guide.md"]);
     expect(await index.status()).toMatchObject({ files: 3 });
   });
 

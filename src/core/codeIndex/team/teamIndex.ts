@@ -182,10 +182,10 @@ export class TeamIndex implements WorkspaceIndex {
     const scope = await this.currentScope();
     await this.state.load();
     const walked = await walkWorkspace(this.root, this.ignore, options.signal);
-    const onServer = new Map<string, { hash: string; updatedMs: number }>();
-    for (const row of await db.query("SELECT path, hash, extract(epoch FROM updated_at) * 1000 AS updated FROM kiln_index_files WHERE scope = $1", [scope.key])) {
-      onServer.set(String(row.path), { hash: String(row.hash), updatedMs: Number(row.updated) });
-    }
+    let onServer = await this.filesOnServer(db, scope);
+    // A branch new to the server starts as a copy of the repository's latest other branch: then only
+    // the files that differ are read and sent, not the whole workspace.
+    if (onServer.size === 0 && (await this.seedFrom(db, scope))) onServer = await this.filesOnServer(db, scope);
     const here = new Set(walked.map((file) => file.path));
     const drops = this.state.sent(scope.key).filter((path) => !here.has(path) && onServer.has(path));
     let uploads: Upload[] = [];
@@ -222,6 +222,49 @@ export class TeamIndex implements WorkspaceIndex {
     }
     const problems = this.problems.splice(0);
     return { filesDone: done, filesTotal: walked.length, chunks, changed, removed: drops.length, ...(problems.length > 0 && { problems }) };
+  }
+
+  private async filesOnServer(db: TeamDatabase, scope: TeamScope): Promise<Map<string, { hash: string; updatedMs: number }>> {
+    const files = new Map<string, { hash: string; updatedMs: number }>();
+    for (const row of await db.query("SELECT path, hash, extract(epoch FROM updated_at) * 1000 AS updated FROM kiln_index_files WHERE scope = $1", [scope.key])) {
+      files.set(String(row.path), { hash: String(row.hash), updatedMs: Number(row.updated) });
+    }
+    return files;
+  }
+
+  /**
+   * Copies the rows of the repository's most recently changed other branch into this empty one, on
+   * the server (files keep their times, so the newest change still wins), and takes them as this
+   * workspace's: a file it lacks is then taken off like one it deleted. Returns whether there was one.
+   */
+  private async seedFrom(db: TeamDatabase, scope: TeamScope): Promise<boolean> {
+    const copied = await db.transaction(async (client) => {
+      await lockScope(client, scope.key);
+      // Another clone may have seeded or filled it meanwhile.
+      if ((await client.query("SELECT 1 FROM kiln_index_files WHERE scope = $1 LIMIT 1", [scope.key])).length > 0) return [];
+      const [source] = await client.query("SELECT scope FROM kiln_index_files WHERE starts_with(scope, $1) AND scope <> $2 GROUP BY scope ORDER BY max(updated_at) DESC, scope LIMIT 1", [
+        `${scope.repository}#`,
+        scope.key,
+      ]);
+      if (!source) return [];
+      const from = String(source.scope);
+      await client.query(
+        `INSERT INTO kiln_index_chunks (scope, path, start_line, end_line, kind, symbols, hash, code_words, symbol_words, path_words, code_len, symbols_len, path_len)
+         SELECT $2, path, start_line, end_line, kind, symbols, hash, code_words, symbol_words, path_words, code_len, symbols_len, path_len FROM kiln_index_chunks WHERE scope = $1`,
+        [from, scope.key],
+      );
+      const files = await client.query("INSERT INTO kiln_index_files (scope, path, hash, updated_at) SELECT $2, path, hash, updated_at FROM kiln_index_files WHERE scope = $1 RETURNING path", [
+        from,
+        scope.key,
+      ]);
+      await client.query("UPDATE kiln_index_totals t SET docs = s.docs, code = s.code, symbols = s.symbols, path = s.path FROM kiln_index_totals s WHERE t.scope = $2 AND s.scope = $1", [
+        from,
+        scope.key,
+      ]);
+      return files.map((row) => String(row.path));
+    });
+    for (const path of copied) this.state.markSent(scope.key, path);
+    return copied.length > 0;
   }
 
   /** A file's chunks, to be sent; undefined where it is not to be indexed (too large, binary, gone). */
