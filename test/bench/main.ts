@@ -18,6 +18,7 @@ const sections: Record<string, () => Promise<void> | void> = {
   index: async () => (await import("./codeSearch/indexBench")).runIndexBench(process.cwd()),
   store: async () => (await import("./codeSearch/storeBench")).runStoreBench(process.cwd()),
   vectors: async () => (await import("./codeSearch/vectorBench")).runVectorBench(),
+  team: async () => (await import("./codeSearch/teamBench")).runTeamBench(process.cwd()),
 };
 
 const asked = process.argv.slice(2);

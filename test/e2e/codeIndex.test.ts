@@ -79,4 +79,26 @@ describe("the settings page's codebase index", () => {
     await settings.click('[data-testid="index-enabled"]');
     await waitForState("^Ready: \\d+ files");
   });
+
+  it("the embedder form shows the settings, names a missing key under its field, and turning the embedder off ranks by words", async () => {
+    const value = (id: string) => settings.$eval(`[data-testid="${id}"]`, (e) => (e as HTMLInputElement | HTMLSelectElement).value);
+    await settings.waitForSelector('[data-testid="embedder-form"]');
+    expect([await value("embedder-kind"), await value("embedder-model"), await value("embedder-baseUrl")]).toEqual(["openai-compatible", "text-embedding-3-small", embeddings.openaiBaseUrl]);
+    // Mistral needs a key: the host refuses the form and nothing is saved.
+    await settings.select('[data-testid="embedder-kind"]', "mistral");
+    expect(await settings.$eval('[data-testid="embedder-model"]', (e) => (e as HTMLInputElement).placeholder)).toBe("codestral-embed");
+    await settings.click('[data-testid="embedder-save"]');
+    await settings.waitForSelector('[data-testid="embedder-error-key"]', { timeout: 10_000 });
+    expect(await settings.$eval('[data-testid="embedder-error-key"]', (e) => (e as HTMLElement).innerText)).toBe("The mistral embedder needs an API key (from console.mistral.ai).");
+    await shootSettingsSection(workbench, settings, "embedder-form", "e2e-code-index-embedder-form");
+    expect(await settings.$eval('[data-testid="index-ranking"]', (e) => (e as HTMLElement).innerText)).toMatch(/^Words and meaning/);
+
+    await settings.select('[data-testid="embedder-kind"]', "none");
+    await settings.click('[data-testid="embedder-save"]');
+    await settings.waitForFunction(() => (document.querySelector('[data-testid="embedder-saved"]') as HTMLElement | null)?.innerText === "The codebase index ranks by words alone.", {
+      timeout: 10_000,
+    });
+    await settings.waitForFunction(() => /^Full text \(BM25/.test((document.querySelector('[data-testid="index-ranking"]') as HTMLElement | null)?.innerText ?? ""), { timeout: 20_000 });
+    expect(await value("embedder-kind")).toBe("none");
+  });
 });

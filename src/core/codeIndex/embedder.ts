@@ -2,7 +2,10 @@ import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { z } from "zod";
 import { toProviderError } from "../llm/errors";
+import { EMBEDDER_KINDS, type EmbedderKind } from "../../shared/embedders";
 import { bedrockEmbed } from "./bedrockEmbedder";
+
+export { EMBEDDER_KINDS, type EmbedderKind } from "../../shared/embedders";
 
 /**
  * What turns chunks of code (and queries) into vectors, so that codebase_search finds code by what
@@ -14,9 +17,6 @@ import { bedrockEmbed } from "./bedrockEmbedder";
  * @google/genai, Ollama's native /api/embed, and Bedrock's InvokeModel (bedrockEmbedder.ts). The vector's dimension is whatever the first answer
  * has; every later one must match it.
  */
-
-export type EmbedderKind = "openai" | "openai-compatible" | "mistral" | "ollama" | "gemini" | "bedrock";
-export const EMBEDDER_KINDS: readonly EmbedderKind[] = ["openai", "openai-compatible", "mistral", "ollama", "gemini", "bedrock"];
 
 export interface EmbedderConfig {
   kind: EmbedderKind;

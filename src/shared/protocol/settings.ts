@@ -1,5 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { z } from "zod";
+import { EMBEDDER_KINDS } from "../embedders";
 import { APPROVE_WORDS, type ApproveWord } from "../approveWords";
 import { AUTO_CONDENSE_PERCENT, BUDGET_MAX, OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, SHORTEN_RESULTS_AFTER, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
 import { parseMessage, type ParsedMessage } from "./parse";
@@ -270,6 +271,18 @@ export interface ModelListAnswer {
 }
 
 /** Each answers a line for the status bar, or fails naming the form field it refuses (requests.ts). */
+/** The settings page's embedder form (settings/setEmbedder). */
+export const EmbedderFormSchema = z
+  .object({
+    kind: z.enum(["none", ...EMBEDDER_KINDS]),
+    model: z.string().max(200),
+    baseUrl: z.string().max(2000),
+    region: z.string().max(50),
+    key: z.string().max(MAX_API_KEY).optional(),
+  })
+  .strict();
+export type EmbedderForm = z.infer<typeof EmbedderFormSchema>;
+
 const settingsRequest = method<Done>();
 /** The settings page's requests: the host checks the params against these schemas. */
 export const SETTINGS_REQUESTS = {
@@ -304,6 +317,11 @@ export const SETTINGS_REQUESTS = {
   "settings/rebuildIndex": settingsRequest(z.object({}).strict()),
   /** Deletes the saved index and turns indexing off for this workspace. */
   "settings/deleteIndex": settingsRequest(z.object({}).strict()),
+  /**
+   * The embedder for the index's vectors (kiln.index.embedder*, user settings); the host checks it
+   * and names a bad field. The key goes to SecretStorage: absent keeps the stored one, "" removes it.
+   */
+  "settings/setEmbedder": settingsRequest(EmbedderFormSchema),
 };
 export type SettingsRequests = typeof SETTINGS_REQUESTS;
 export type SettingsMethod = keyof SettingsRequests;
@@ -415,6 +433,8 @@ export interface CodeIndexView {
   vectors?: number;
   /** Why the configured embedder gives no vectors (its settings, or its last answer). */
   embedderProblem?: string;
+  /** The embedder's settings as the form shows them (the key only as whether one is stored). */
+  embedderSettings?: Omit<EmbedderForm, "key"> & { hasKey: boolean };
   /** A team index (kiln.index.postgresUrl): the server, without its password, and the repository#branch it holds here. */
   team?: { server: string; scope: string; repository: string; branch: string };
 }

@@ -20,7 +20,7 @@ const CHILD_ENV = "KILN_INDEX_BENCH_WORKSPACE";
 const WORKSPACE_FILES = 10_000;
 const SOURCE = /\.(ts|tsx|js|mjs|cjs|py|md)$/;
 
-function percentile(values: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }

@@ -85,7 +85,7 @@ describe("the codebase index in VS Code", () => {
     assert.equal(api.codeIndexState().state, "off");
     assert.equal(existsSync(saved), false);
     assert.equal(vscode.workspace.getConfiguration("kiln").inspect("index.enabled")?.workspaceValue, false);
-    assert.deepEqual(deleted.state?.codeIndex, { enabled: false, state: "off" });
+    assert.deepEqual({ enabled: deleted.state?.codeIndex.enabled, state: deleted.state?.codeIndex.state }, { enabled: false, state: "off" });
     const on = await toSettings(api, { type: "settings/setIndexEnabled", enabled: true });
     assert.equal(on.answer?.message, "Indexing this workspace.");
     const built = await waitFor("the index to be built again", () => {
@@ -95,6 +95,29 @@ describe("the codebase index in VS Code", () => {
     // Nothing was saved to start from (the watcher's refresh after it may report 0 changed: the count is the last refresh's).
     assert.ok(!built.restored && built.files >= 3, JSON.stringify(built));
     await waitFor("the index to be saved again", () => (existsSync(saved) ? true : undefined));
+  });
+
+  it("the settings page's embedder form writes the settings and keeps the key in secret storage; a bad one is refused whole", async () => {
+    const api = await kiln();
+    // Read afresh each time: a configuration object is a snapshot.
+    const config = () => vscode.workspace.getConfiguration("kiln");
+    try {
+      const refused = await toSettings(api, { type: "settings/setEmbedder", kind: "openai-compatible", model: "m", baseUrl: "", region: "", key: "sk-form" });
+      assert.deepEqual(refused.answer, { ok: false, message: "The openai-compatible embedder needs a base URL (the one that ends in /v1).", field: "baseUrl" });
+      assert.equal(config().get("index.embedder"), "none");
+      const saved = await toSettings(api, { type: "settings/setEmbedder", kind: "mistral", model: "", baseUrl: "", region: "", key: "sk-form" });
+      assert.equal(saved.answer?.message, "Saved: the index gives the chunks vectors from mistral (codestral-embed).");
+      assert.deepEqual([config().get("index.embedder"), config().get("index.embedderModel")], ["mistral", "codestral-embed"]);
+      const view = (await toSettings(api, { type: "settings/ready" })).state?.codeIndex.embedderSettings;
+      assert.deepEqual(view, { kind: "mistral", model: "codestral-embed", baseUrl: "", region: "", hasKey: true });
+      // The key is in secret storage, not in any setting.
+      assert.ok(!JSON.stringify(config()).includes("sk-form"));
+      const off = await toSettings(api, { type: "settings/setEmbedder", kind: "none", model: "", baseUrl: "", region: "", key: "" });
+      assert.equal(off.answer?.message, "The codebase index ranks by words alone.");
+      assert.equal((await toSettings(api, { type: "settings/ready" })).state?.codeIndex.embedderSettings?.hasKey, false);
+    } finally {
+      for (const key of ["index.embedder", "index.embedderModel", "index.embedderBaseUrl", "index.embedderRegion"]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it("with an embedder in the settings, the chunks get vectors, the settings page says so, and a task finds code by meaning", async () => {

@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { useEffect, useState } from "react";
 import type { ApproveField, AutoApproveChanges, AutoApproveView } from "../../../src/shared/protocol/settings";
 import { send } from "./api";
+import { FieldError } from "./FieldError";
 import type { Result, SettingsAsk } from "./model";
 import { useLatestAnswer } from "./useSaveRequest";
 
@@ -76,15 +77,6 @@ function prefixTexts(field: "allowed" | "denied"): { title: string; remove: (pre
 
 type Send = (changes: AutoApproveChanges) => void;
 
-function FieldError({ result, field }: { result: Result | undefined; field: string }) {
-  if (!result || result.ok || result.field !== field) return null;
-  return (
-    <div className="ks-field-error" role="alert" data-testid={`approve-error-${field}`}>
-      {result.message}
-    </div>
-  );
-}
-
 /** A list of command prefixes: each with Remove, and a box to add one (Enter or the Add button). */
 function PrefixList({ field, values, save, result }: { field: "allowed" | "denied"; values: string[]; save: Send; result: Result | undefined }) {
   const [draft, setDraft] = useState("");
@@ -126,7 +118,7 @@ function PrefixList({ field, values, save, result }: { field: "allowed" | "denie
           {l10n.t("Add")}
         </button>
       </div>
-      <FieldError result={result} field={field} />
+      <FieldError prefix="approve" result={result} field={field} />
     </fieldset>
   );
 }
@@ -165,12 +157,12 @@ function Limits({ approve, save, result }: { approve: AutoApproveView; save: Sen
         {l10n.t("Max auto-approved requests per task (0: no limit)")}
         <input data-testid="field-maxRequests" inputMode="numeric" value={requests} onChange={(e) => setRequests(e.target.value)} />
       </label>
-      <FieldError result={error} field="maxRequests" />
+      <FieldError prefix="approve" result={error} field="maxRequests" />
       <label>
         {l10n.t("Max cost per task in USD (0: no limit)")}
         <input data-testid="field-maxCost" inputMode="decimal" value={cost} onChange={(e) => setCost(e.target.value)} />
       </label>
-      <FieldError result={error} field="maxCost" />
+      <FieldError prefix="approve" result={error} field="maxCost" />
       <div className="ks-actions">
         <button type="submit" data-testid="save-limits">
           {l10n.t("Save limits")}
@@ -201,7 +193,7 @@ export function ApproveSection({ approve, ask }: { approve: AutoApproveView; ask
         <input type="checkbox" data-testid="approve-enabled" checked={approve.enabled} onChange={(e) => save({ enabled: e.target.checked })} />
         {l10n.t("Auto-approve is on")} {inWorkspace("enabled") && <span className="ks-muted">{l10n.t("(workspace)")}</span>}
       </label>
-      <FieldError result={answer} field="enabled" />
+      <FieldError prefix="approve" result={answer} field="enabled" />
       <fieldset className="ks-categories">
         <legend>{approve.enabled ? l10n.t("Run without asking") : l10n.t("Run without asking (auto-approve is off: every call asks)")}</legend>
         {CATEGORIES.map((word) => (
@@ -211,14 +203,14 @@ export function ApproveSection({ approve, ask }: { approve: AutoApproveView; ask
           </label>
         ))}
       </fieldset>
-      <FieldError result={answer} field="words" />
+      <FieldError prefix="approve" result={answer} field="words" />
       <PrefixList field="allowed" values={approve.allowed} save={save} result={answer} />
       <PrefixList field="denied" values={approve.denied} save={save} result={answer} />
       <label className="ks-check">
         <input type="checkbox" data-testid="approve-refuseDenied" checked={approve.refuseDenied} onChange={(e) => save({ refuseDenied: e.target.checked })} />
         {l10n.t("Refuse denied commands outright instead of asking (for unattended runs)")}
       </label>
-      <FieldError result={answer} field="refuseDenied" />
+      <FieldError prefix="approve" result={answer} field="refuseDenied" />
       <Limits approve={approve} save={save} result={answer} />
       <button type="button" className="secondary" onClick={() => send({ type: "settings/openAutoApprove" })}>
         {l10n.t("Open in VS Code settings")}

@@ -2,6 +2,7 @@ import * as l10n from "@vscode/l10n";
 import { useState } from "react";
 import type { CodeIndexView } from "../../../src/shared/protocol/settings";
 import { ConfirmBar } from "./ConfirmBar";
+import { EmbedderSettings } from "./EmbedderSettings";
 import type { SettingsAsk } from "./model";
 
 // Functions, not values: l10n.t answers from the bundle set after the modules load.
@@ -83,6 +84,7 @@ export function CodeIndexSection({ index, hasWorkspace, ask }: { index: CodeInde
           </>
         )}
       </dl>
+      {index.embedderSettings && <EmbedderSettings settings={index.embedderSettings} ask={ask} />}
       <div className="ks-actions">
         <button type="button" data-testid="index-rebuild" disabled={!index.enabled || !hasWorkspace || busy} onClick={() => void ask("settings/rebuildIndex", {})}>
           {l10n.t("Rebuild")}

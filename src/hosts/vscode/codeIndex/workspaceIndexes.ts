@@ -3,7 +3,8 @@ import * as vscode from "vscode";
 import { createEmbedder, type EmbedderConfig, type EmbedderKind } from "../../../core/codeIndex/embedder";
 import { deleteStore, indexDirFor, storeInfo } from "../../../core/codeIndex/indexDatabase";
 import { checkTeamUrl, displayUrl } from "../../../core/codeIndex/team/teamUrl";
-import type { CodeIndexView } from "../../../shared/protocol/settings";
+import { EMBEDDER_HINTS } from "../../../shared/embedders";
+import type { CodeIndexView, EmbedderForm } from "../../../shared/protocol/settings";
 import type { CodeIndexControls } from "../settings/settingsController";
 import type { CodeSearchIndex, IndexProgress, RefreshSummary } from "../../../core/codeIndex/types";
 import type { Logger } from "../../../core/ports";
@@ -152,6 +153,59 @@ export class WorkspaceIndexes implements vscode.Disposable, CodeIndexControls {
       ...(status?.embedder && { embedder: status.embedder, vectors: status.vectors ?? 0 }),
       ...(this.embedderProblem && { embedderProblem: this.embedderProblem }),
       ...(status?.team && { team: status.team }),
+      embedderSettings: {
+        kind: readSetting(KILN.index.embedder, this.logger) as EmbedderForm["kind"],
+        model: readSetting(KILN.index.embedderModel, this.logger),
+        baseUrl: readSetting(KILN.index.embedderBaseUrl, this.logger),
+        region: readSetting(KILN.index.embedderRegion, this.logger),
+        hasKey: Boolean(await this.secrets?.get(EMBEDDER_KEY_SECRET)),
+      },
+    };
+  }
+
+  /**
+   * The settings page's embedder form: checked as the index would make it (a bad field is named and
+   * nothing is saved), then written to the user settings and the key to SecretStorage; the index
+   * then uses it and gives the chunks its vectors.
+   */
+  async setEmbedder(form: EmbedderForm): Promise<{ ok: boolean; message: string; field?: string }> {
+    const key = form.key === undefined ? (await this.secrets?.get(EMBEDDER_KEY_SECRET)) || undefined : form.key.trim() || undefined;
+    if (form.kind !== "none") {
+      const model = form.model.trim() || EMBEDDER_HINTS[form.kind].model;
+      try {
+        createEmbedder({
+          kind: form.kind,
+          model,
+          ...(form.baseUrl.trim() && { baseUrl: form.baseUrl.trim() }),
+          ...(key && { apiKey: key }),
+          ...(form.region.trim() && { region: form.region.trim() }),
+        });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const field = /API key/i.test(message) ? "key" : /base URL/i.test(message) ? "baseUrl" : /model/i.test(message) ? "model" : "kind";
+        return { ok: false, message, field };
+      }
+      form = { ...form, model };
+    }
+    if (form.key !== undefined && this.secrets) {
+      if (form.key.trim() === "") await this.secrets.delete(EMBEDDER_KEY_SECRET);
+      else await this.secrets.store(EMBEDDER_KEY_SECRET, form.key.trim());
+    }
+    const config = vscode.workspace.getConfiguration("kiln");
+    const values: [string, string][] = [
+      ["index.embedderModel", form.kind === "none" ? "" : form.model.trim()],
+      ["index.embedderBaseUrl", form.kind === "none" ? "" : form.baseUrl.trim()],
+      ["index.embedderRegion", form.kind === "bedrock" ? form.region.trim() : ""],
+      // Last: its change is what makes the index take the new embedder.
+      ["index.embedder", form.kind],
+    ];
+    const before = values.map(([name]) => config.get<string>(name));
+    for (const [name, value] of values) await config.update(name, value === "" || (name === "index.embedder" && value === "none") ? undefined : value, vscode.ConfigurationTarget.Global);
+    // Only the key changed: no setting's change tells the index, so it is told here.
+    if (values.every(([, value], i) => (value || undefined) === (before[i] || undefined) || (i === 3 && value === "none" && !before[i]))) await this.reconfigure();
+    return {
+      ok: true,
+      message: form.kind === "none" ? l10n.t("The codebase index ranks by words alone.") : l10n.t("Saved: the index gives the chunks vectors from {0} ({1}).", form.kind, form.model),
     };
   }
 

@@ -6,6 +6,7 @@ import { DisposableStore, type Event } from "../../../shared/disposable";
 import { RequestError, type CheckedParamsOf, type Done } from "../../../shared/protocol/requests";
 import {
   type CodeIndexView,
+  type EmbedderForm,
   parseSettingsMessage,
   SETTINGS_REQUESTS,
   type HostToSettings,
@@ -41,6 +42,8 @@ export interface CodeIndexControls {
   /** Resolves once the rebuild has started. */
   rebuild(): Promise<void>;
   delete(): Promise<void>;
+  /** The embedder form: saved, or refused with the field at fault. */
+  setEmbedder(form: EmbedderForm): Promise<{ ok: boolean; message: string; field?: string }>;
 }
 
 /** Progress comes per file; the page needs a few updates a second, not thousands. */
@@ -243,6 +246,11 @@ export class SettingsController implements vscode.Disposable {
       case "settings/rebuildIndex":
       case "settings/deleteIndex":
         return this.indexAction(message);
+      case "settings/setEmbedder": {
+        if (!this.codeIndex) return { ok: false, message: l10n.t("There is no codebase index in this window.") };
+        const { type: _type, ...form } = message;
+        return this.codeIndex.setEmbedder(form);
+      }
     }
   }
 
