@@ -30,7 +30,7 @@ afterEach(async () => {
   // Each test starts from an empty server.
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
-  await client.query("DROP TABLE IF EXISTS kiln_index_meta, kiln_index_files, kiln_index_chunks, kiln_index_totals, kiln_index_vectors");
+  await client.query("DROP TABLE IF EXISTS kiln_index_meta, kiln_index_files, kiln_index_chunks, kiln_index_totals, kiln_index_terms, kiln_index_vectors");
   await client.end();
 });
 

@@ -37,6 +37,9 @@ const TABLES = [
   "CREATE INDEX IF NOT EXISTS kiln_index_chunks_path ON kiln_index_chunks (scope, path)",
   // Vectors are shared by every scope with the same chunk text; pruning asks which no chunk has.
   "CREATE INDEX IF NOT EXISTS kiln_index_chunks_hash ON kiln_index_chunks (hash)",
+  // Each term's document frequency per scope, kept with every change (as SQLite's fts5vocab gives
+  // it): counting a common term's rows at each search took most of a search's time.
+  "CREATE TABLE IF NOT EXISTS kiln_index_terms (scope text NOT NULL, term text NOT NULL, df integer NOT NULL, PRIMARY KEY (scope, term))",
   // BM25F's chunk count and field lengths per scope, kept with every change. Its row is also the
   // scope's write lock: a writer takes it first, so two writers of one scope go one after the other.
   `CREATE TABLE IF NOT EXISTS kiln_index_totals (

@@ -158,6 +158,7 @@ export class TeamIndex implements WorkspaceIndex {
         await lockScope(client, scope.key);
         await client.query("DELETE FROM kiln_index_chunks WHERE scope = $1", [scope.key]);
         await client.query("DELETE FROM kiln_index_files WHERE scope = $1", [scope.key]);
+        await client.query("DELETE FROM kiln_index_terms WHERE scope = $1", [scope.key]);
         await client.query("UPDATE kiln_index_totals SET docs = 0, code = 0, symbols = 0, path = 0 WHERE scope = $1", [scope.key]);
       });
       await this.state.forget(scope.key);
@@ -257,6 +258,7 @@ export class TeamIndex implements WorkspaceIndex {
         from,
         scope.key,
       ]);
+      await client.query("INSERT INTO kiln_index_terms (scope, term, df) SELECT $2, term, df FROM kiln_index_terms WHERE scope = $1", [from, scope.key]);
       await client.query("UPDATE kiln_index_totals t SET docs = s.docs, code = s.code, symbols = s.symbols, path = s.path FROM kiln_index_totals s WHERE t.scope = $2 AND s.scope = $1", [
         from,
         scope.key,
@@ -283,16 +285,19 @@ export class TeamIndex implements WorkspaceIndex {
     const docs = await db.transaction(async (client) => {
       await lockScope(client, scope.key);
       const delta: FieldTotals = { docs: 0, code: 0, symbols: 0, path: 0 };
+      // Each term's change in document frequency: a chunk counts once per distinct term in any field.
+      const terms = new Map<string, number>();
+      const count = (words: { code: readonly string[]; symbols: readonly string[]; path: readonly string[] }, sign: 1 | -1) => {
+        delta.docs += sign;
+        delta.code += sign * words.code.length;
+        delta.symbols += sign * words.symbols.length;
+        delta.path += sign * words.path.length;
+        for (const term of new Set([...words.code, ...words.symbols, ...words.path])) terms.set(term, (terms.get(term) ?? 0) + sign);
+      };
       const paths = [...drops, ...uploads.map((u) => u.path)];
       if (paths.length > 0) {
-        const [gone] = await client.query(
-          "WITH gone AS (DELETE FROM kiln_index_chunks WHERE scope = $1 AND path = ANY($2) RETURNING code_len, symbols_len, path_len) SELECT count(*) AS docs, coalesce(sum(code_len), 0) AS code, coalesce(sum(symbols_len), 0) AS symbols, coalesce(sum(path_len), 0) AS path FROM gone",
-          [scope.key, paths],
-        );
-        delta.docs -= Number(gone?.docs ?? 0);
-        delta.code -= Number(gone?.code ?? 0);
-        delta.symbols -= Number(gone?.symbols ?? 0);
-        delta.path -= Number(gone?.path ?? 0);
+        const gone = await client.query("DELETE FROM kiln_index_chunks WHERE scope = $1 AND path = ANY($2) RETURNING code_words, symbol_words, path_words", [scope.key, paths]);
+        for (const row of gone) count({ code: splitWords(row.code_words), symbols: splitWords(row.symbol_words), path: splitWords(row.path_words) }, -1);
         await client.query("DELETE FROM kiln_index_files WHERE scope = $1 AND path = ANY($2)", [scope.key, drops]);
       }
       for (const upload of uploads) {
@@ -301,7 +306,16 @@ export class TeamIndex implements WorkspaceIndex {
           upload.path,
           upload.hash,
         ]);
-        if (upload.chunks.length > 0) await insertChunks(client, scope.key, upload.chunks, delta);
+        if (upload.chunks.length > 0) await insertChunks(client, scope.key, upload.chunks, (words) => count(words, 1));
+      }
+      const changed = [...terms].filter(([, n]) => n !== 0);
+      if (changed.length > 0) {
+        await client.query(
+          `INSERT INTO kiln_index_terms (scope, term, df) SELECT $1, t, n FROM unnest($2::text[], $3::integer[]) AS u(t, n)
+           ON CONFLICT (scope, term) DO UPDATE SET df = kiln_index_terms.df + excluded.df`,
+          [scope.key, changed.map(([term]) => term), changed.map(([, n]) => n)],
+        );
+        await client.query("DELETE FROM kiln_index_terms WHERE scope = $1 AND term = ANY($2) AND df <= 0", [scope.key, changed.filter(([, n]) => n < 0).map(([term]) => term)]);
       }
       const [totals] = await client.query("UPDATE kiln_index_totals SET docs = docs + $2, code = code + $3, symbols = symbols + $4, path = path + $5 WHERE scope = $1 RETURNING docs", [
         scope.key,
@@ -324,11 +338,7 @@ export class TeamIndex implements WorkspaceIndex {
     if (!terms) return { ranked: [], rows };
     const totals = await this.totals(db, scope);
     const df = new Map<string, number>();
-    const counted = await db.query<Record<string, string>>(
-      `SELECT ${terms.terms.map((_, i) => `count(*) FILTER (WHERE words @@ to_tsquery('simple', $${i + 2})) AS t${i}`).join(", ")} FROM kiln_index_chunks WHERE scope = $1 AND words @@ to_tsquery('simple', $${terms.terms.length + 2})`,
-      [scope.key, ...terms.terms, terms.terms.join(" | ")],
-    );
-    terms.terms.forEach((term, i) => df.set(term, Number(counted[0]?.[`t${i}`] ?? 0)));
+    for (const row of await db.query("SELECT term, df FROM kiln_index_terms WHERE scope = $1 AND term = ANY($2)", [scope.key, terms.terms])) df.set(String(row.term), Number(row.df));
     const plan = searchTerms(terms, df, totals.docs);
     if (!plan) return { ranked: [], rows };
     const words: StoredWords[] = [];
@@ -390,14 +400,11 @@ async function lockScope(client: TeamClient, scope: string): Promise<void> {
   await client.query("SELECT 1 FROM kiln_index_totals WHERE scope = $1 FOR UPDATE", [scope]);
 }
 
-/** One statement for a file's chunks; adds their words to `delta`. */
-async function insertChunks(client: TeamClient, scope: string, chunks: readonly CodeChunk[], delta: FieldTotals): Promise<void> {
+/** One statement for a file's chunks; `counted` is told each chunk's words. */
+async function insertChunks(client: TeamClient, scope: string, chunks: readonly CodeChunk[], counted: (words: ReturnType<typeof wordsOf>) => void): Promise<void> {
   const rows = chunks.map((chunk) => {
     const words = wordsOf(chunk);
-    delta.docs += 1;
-    delta.code += words.code.length;
-    delta.symbols += words.symbols.length;
-    delta.path += words.path.length;
+    counted(words);
     return {
       scope,
       path: chunk.path,
@@ -423,4 +430,10 @@ async function insertChunks(client: TeamClient, scope: string, chunks: readonly 
 async function statFile(absolute: string): Promise<{ size: number; mtimeMs: number } | undefined> {
   const stat = await lstat(absolute).catch(() => undefined);
   return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+}
+
+/** A stored field's terms (joined by single spaces). */
+function splitWords(value: unknown): string[] {
+  const text = String(value ?? "");
+  return text === "" ? [] : text.split(" ");
 }
