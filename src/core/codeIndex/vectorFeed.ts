@@ -153,9 +153,11 @@ export class VectorFeed {
       if (batch.length === 0) continue;
       let embedded: Float32Array[];
       try {
+        // A signal of its own per request, following the feed's: an SDK that leaves its abort
+        // listener on the signal it was given would otherwise pile up one per batch on the feed's.
         embedded = await embedder.embed(
           batch.map((b) => b.text),
-          signal,
+          AbortSignal.any([signal]),
         );
       } catch (err) {
         if (!signal.aborted) this.problems.push(`${err instanceof Error ? err.message : String(err)}; codebase_search ranks by words alone until the embedder answers`);

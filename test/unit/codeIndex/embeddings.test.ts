@@ -130,6 +130,21 @@ describe("codebase_search with an embedder", () => {
     expect(await index.refresh({ waitForVectors: true })).toMatchObject({ embedded: 3 });
   });
 
+  it("a long run of batches leaves no listeners piling up (no MaxListenersExceededWarning)", async () => {
+    for (let i = 0; i < 400; i++) put(`src/many/f${i}.ts`, `export function handler${i}(): number {\n  return ${i};\n}\n`);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    try {
+      const summary = await open().refresh({ waitForVectors: true });
+      expect(summary.embedded).toBe(403);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning"))).toEqual([]);
+  });
+
   it("a wrong key is said as the provider says it", async () => {
     const index = open({ ...openai(), apiKey: "sk-wrong" });
     const summary = await index.refresh({ waitForVectors: true });
