@@ -1,4 +1,3 @@
-import { lstat } from "node:fs/promises";
 import { WorkspaceIgnore, type IgnoreRules } from "../workspace/ignore";
 import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "./chunker";
 import { FullTextIndex } from "./fullText";
@@ -10,7 +9,7 @@ import type { CodeChunk, CodeSearchHit, IndexStatus, RefreshOptions, RefreshSumm
 
 export type { IndexStatus, RefreshOptions } from "./types";
 import { fuse, FUSION_DEPTH, VectorFeed } from "./vectorFeed";
-import { isIndexablePath, MAX_FILE_BYTES, readIndexable, walkWorkspace, type WalkedFile } from "./walk";
+import { isIndexablePath, MAX_FILE_BYTES, readIndexable, statFile, walkWorkspace, type WalkedFile } from "./walk";
 
 /**
  * Files written to the database in one transaction during a walk: few enough that the chunks waiting
@@ -336,10 +335,4 @@ function knownFile(db: IndexDatabase, path: string): KnownFile | undefined {
 function counts(db: IndexDatabase): { files: number; chunks: number } {
   const row = db.get("SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks")!;
   return { files: Number(row.files), chunks: Number(row.chunks) };
-}
-
-async function statFile(absolute: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  // lstat, not open: opening a FIFO waits for a writer that may never come.
-  const stat = await lstat(absolute).catch(() => undefined);
-  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
 }

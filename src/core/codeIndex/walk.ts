@@ -104,3 +104,10 @@ export async function readIndexable(root: string, path: string, size: number, ma
   if (!bytes || bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return undefined;
   return { text: new TextDecoder().decode(bytes), hash: createHash("sha256").update(bytes).digest("hex") };
 }
+
+/** A regular file's size and time, or undefined where it is not one (gone, a folder, a link). */
+export async function statFile(absolute: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  // lstat, not open: opening a FIFO waits for a writer that may never come.
+  const stat = await lstat(absolute).catch(() => undefined);
+  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+}

@@ -1,4 +1,3 @@
-import { lstat } from "node:fs/promises";
 import { WorkspaceIgnore, type IgnoreRules } from "../../workspace/ignore";
 import { CANDIDATES, queryTerms, scoreRows, searchTerms, wordsOf, type FieldTotals, type StoredWords } from "../bm25f";
 import { chunkFile, DEFAULT_CHUNK_LIMITS, type ChunkLimits } from "../chunker";
@@ -7,10 +6,10 @@ import type { Embedder } from "../embedder";
 import { fuse, FUSION_DEPTH, VectorFeed } from "../vectorFeed";
 import { TeamVectors } from "./teamVectors";
 import type { CodeChunk, CodeSearchHit, ScoredId, IndexStatus, RefreshOptions, RefreshSummary, SearchOptions, WorkspaceIndex } from "../types";
-import { isIndexablePath, MAX_FILE_BYTES, readIndexable, walkWorkspace, type WalkedFile } from "../walk";
+import { isIndexablePath, MAX_FILE_BYTES, readIndexable, statFile, walkWorkspace, type WalkedFile } from "../walk";
 import { TeamDatabase, type TeamClient, type TeamConnection } from "./teamDatabase";
 import { TeamState } from "./teamState";
-import { teamScopeOf, type TeamScope } from "./teamScope";
+import { TeamScopeWatch, type TeamScope } from "./teamScope";
 
 /** Files sent to the server in one transaction: a few megabytes of chunks at most. */
 const BATCH_FILES = 100;
@@ -51,6 +50,7 @@ export class TeamIndex implements WorkspaceIndex {
   private readonly limits: ChunkLimits;
   private readonly maxFileBytes: number;
   private readonly state: TeamState;
+  private readonly scopes: TeamScopeWatch;
   private database: Promise<TeamDatabase> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private running: Promise<RefreshSummary> | undefined;
@@ -67,6 +67,7 @@ export class TeamIndex implements WorkspaceIndex {
     this.limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
     this.state = new TeamState(options.storeDir);
+    this.scopes = new TeamScopeWatch(root);
     this.feed = new VectorFeed(root, async () => ({ vectors: await this.vectorStore() }), this.problems);
     this.feed.embedder = options.embedder;
   }
@@ -368,9 +369,9 @@ export class TeamIndex implements WorkspaceIndex {
     return { docs: Number(row?.docs ?? 0), code: Number(row?.code ?? 0), symbols: Number(row?.symbols ?? 0), path: Number(row?.path ?? 0) };
   }
 
-  /** Asked of git at each call: the branch checked out now is the one searched and written. */
+  /** The branch checked out now is the one searched and written (git is asked only when HEAD or the remote changed). */
   private currentScope(): Promise<TeamScope> {
-    return teamScopeOf(this.root);
+    return this.scopes.current();
   }
 
   /** The vectors of the branch checked out, from the embedder in use (VectorFeed asks only while there is one). */
@@ -425,11 +426,6 @@ async function insertChunks(client: TeamClient, scope: string, chunks: readonly 
   const values = rows.flatMap((row) => Object.values(row));
   const placeholders = rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
   await client.query(`INSERT INTO kiln_index_chunks (${columns.join(", ")}) VALUES ${placeholders.join(", ")}`, values);
-}
-
-async function statFile(absolute: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  const stat = await lstat(absolute).catch(() => undefined);
-  return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
 }
 
 /** A stored field's terms (joined by single spaces). */

@@ -1,3 +1,4 @@
+import { readFile, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { git } from "../../mentions/git";
@@ -57,4 +58,34 @@ export function repositoryOf(url: string): string {
     }
   }
   return `${host.toLowerCase()}/${path.replace(/^\/+|\/+$/g, "").replace(/\.git$/, "")}`;
+}
+
+/**
+ * A workspace's scope, asked of git only when it may have changed: every search needs it, and two git
+ * processes per search cost more than the search. HEAD's text (the branch or commit checked out) and
+ * the repository config's size and time (the remote) are read at each call, which costs two small
+ * file reads; any change asks git again. Outside a repository, git is asked every time.
+ */
+export class TeamScopeWatch {
+  private gitDirs: Promise<{ head: string; config: string } | undefined> | undefined;
+  private cached: { key: string; scope: TeamScope } | undefined;
+
+  constructor(private readonly root: string) {}
+
+  async current(): Promise<TeamScope> {
+    this.gitDirs ??= Promise.all([git(this.root, ["rev-parse", "--absolute-git-dir"]), git(this.root, ["rev-parse", "--path-format=absolute", "--git-common-dir"])]).then(
+      ([own, common]) => ({ head: `${own.trim()}/HEAD`, config: `${common.trim()}/config` }),
+      () => undefined,
+    );
+    const dirs = await this.gitDirs;
+    if (!dirs) {
+      // Not a repository (yet): asked again next time, so a `git init` is noticed.
+      this.gitDirs = undefined;
+      return teamScopeOf(this.root);
+    }
+    const [head, config] = await Promise.all([readFile(dirs.head, "utf8").catch(() => ""), stat(dirs.config).catch(() => undefined)]);
+    const key = `${head}\0${config?.size ?? -1}:${config?.mtimeMs ?? -1}`;
+    if (this.cached?.key !== key) this.cached = { key, scope: await teamScopeOf(this.root) };
+    return this.cached.scope;
+  }
 }
