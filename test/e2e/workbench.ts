@@ -95,15 +95,24 @@ export async function kilnFrame(page: Page): Promise<Frame> {
 
 const PALETTE_INPUT = ".quick-input-widget:not([style*='display: none']) input";
 
-/** Ctrl+Shift+P, as a user opens it; the palette's input once it shows. */
+/**
+ * Ctrl+Shift+P, as a user opens it; the palette's input once it shows. Pressed again if the palette
+ * does not show: a key pressed while the workbench moves focus (a view opening) can be lost, as a
+ * user would find and press it again.
+ */
 async function openCommandPalette(page: Page): Promise<ElementHandle<HTMLInputElement>> {
-  await page.keyboard.down("Control");
-  await page.keyboard.down("Shift");
-  await page.keyboard.press("p");
-  await page.keyboard.up("Shift");
-  await page.keyboard.up("Control");
-  const input = await page.waitForSelector(PALETTE_INPUT, { visible: true, timeout: 20_000 });
-  return input as ElementHandle<HTMLInputElement>;
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.down("Control");
+    await page.keyboard.down("Shift");
+    await page.keyboard.press("p");
+    await page.keyboard.up("Shift");
+    await page.keyboard.up("Control");
+    const input = await page.waitForSelector(PALETTE_INPUT, { visible: true, timeout: 10_000 }).catch((err: unknown) => {
+      if (attempt === 2) throw err;
+      return null;
+    });
+    if (input) return input as ElementHandle<HTMLInputElement>;
+  }
 }
 
 /** Runs a command from the command palette by its title, as a user would. */
