@@ -115,6 +115,10 @@ const PROTECTED = [
   /^\.kilocode(\/|$)/i,
   /^\.kilocodemodes$/i,
   /^\.kilocodeignore$/i,
+  // Roo's, Cline's and the older rule and mode files Kiln reads in place (loadRules.ts, customModes.ts).
+  /^\.roo(\/|$)/i,
+  /^\.roomodes$/i,
+  /^\.(clinerules|roorules|kilocoderules)(-[^/]*)?(\/|$)/i,
   /^\.vscode(\/|$)/i,
   /(^|\/)AGENTS\.md$/i,
   /\.code-workspace$/i,

@@ -89,6 +89,11 @@ export function mergeModes(...layers: readonly (readonly Mode[])[]): Mode[] {
 }
 
 export const PROJECT_MODES_FILE = ".kilocodemodes";
+/**
+ * Roo's and Zoo's project modes file, same format. Read in place so a project shared with their
+ * users keeps one source; on a slug in both files, `.kilocodemodes` wins (it is Kiln's own).
+ */
+export const ROO_MODES_FILE = ".roomodes";
 
 /** Reads one modes file if it exists; a missing file is no error. */
 export function readModesFile(path: string): ModesFileResult {
@@ -102,9 +107,10 @@ export function readModesFile(path: string): ModesFileResult {
   return parseModesFile(text, path);
 }
 
-/** The modes a new task can use: built-ins, the global file's, the project's `.kilocodemodes`. */
+/** The modes a new task can use: built-ins, the global file's, the project's `.roomodes` and `.kilocodemodes`. */
 export function loadModes(workspace: string, globalFile?: string): ModesFileResult {
   const global = globalFile ? readModesFile(globalFile) : { modes: [], errors: [] };
+  const roo = readModesFile(join(workspace, ROO_MODES_FILE));
   const project = readModesFile(join(workspace, PROJECT_MODES_FILE));
-  return { modes: mergeModes(global.modes, project.modes), errors: [...global.errors, ...project.errors] };
+  return { modes: mergeModes(global.modes, roo.modes, project.modes), errors: [...global.errors, ...roo.errors, ...project.errors] };
 }

@@ -55,6 +55,8 @@ const RULE_EXTENSIONS = /\.(md|markdown|txt)$/i;
 /** Single-file rules other agents use, which users bring along; each may also be a folder. */
 export const LEGACY_RULE_FILES = [".clinerules", ".kilocoderules", ".roorules"] as const;
 export const AGENTS_FILE = "AGENTS.md";
+/** Roo's and Zoo's rules folder, read in place like `.kilocode/rules` (rules-<mode> beside it). */
+export const ROO_RULES_FOLDER = join(".roo", "rules");
 const MODE_SLUG = /^[a-zA-Z0-9][a-zA-Z0-9-]*$/;
 
 const codeOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -128,11 +130,11 @@ function groupsOf(where: RulesLocation, mode: string | undefined): Group[] {
     for (const m of modesIn(root, basename(globalDir))) groups.push({ scope: "global", mode: m, root, sources: [`${globalDir}-${m}`] });
   }
   if (workspace) {
-    groups.push({ scope: "project", root: workspace, sources: [join(workspace, RULES_FOLDER), join(workspace, AGENTS_FILE), ...LEGACY_RULE_FILES.map((f) => join(workspace, f))] });
-    const kilocode = join(workspace, dirname(RULES_FOLDER));
-    const modes = new Set([...modesIn(kilocode, basename(RULES_FOLDER)), ...LEGACY_RULE_FILES.flatMap((f) => modesIn(workspace, f))]);
+    const folders = [RULES_FOLDER, ROO_RULES_FOLDER];
+    groups.push({ scope: "project", root: workspace, sources: [...folders.map((f) => join(workspace, f)), join(workspace, AGENTS_FILE), ...LEGACY_RULE_FILES.map((f) => join(workspace, f))] });
+    const modes = new Set([...folders.flatMap((f) => modesIn(join(workspace, dirname(f)), basename(f))), ...LEGACY_RULE_FILES.flatMap((f) => modesIn(workspace, f))]);
     for (const m of [...modes].sort(codeOrder)) {
-      groups.push({ scope: "project", mode: m, root: workspace, sources: [join(workspace, `${RULES_FOLDER}-${m}`), ...LEGACY_RULE_FILES.map((f) => join(workspace, `${f}-${m}`))] });
+      groups.push({ scope: "project", mode: m, root: workspace, sources: [...folders.map((f) => join(workspace, `${f}-${m}`)), ...LEGACY_RULE_FILES.map((f) => join(workspace, `${f}-${m}`))] });
     }
   }
   return groups;

@@ -110,7 +110,8 @@ Options:
                                entry changes); with no terminal they do not start
   --global-rules DIR           folder of global rules (default ~/.kilocode/rules; DIR-<mode> for a
                                mode's). Project rules: .kilocode/rules/, .kilocode/rules-<mode>/,
-                               AGENTS.md, .clinerules, .kilocoderules, .roorules
+                               .roo/rules/, .roo/rules-<mode>/, AGENTS.md, .clinerules,
+                               .kilocoderules, .roorules
 ${CONTEXT_USAGE}
   --json                       one JSON event per line on stdout
   --history-dir DIR            where tasks are saved as they run (default ~/.kilocode/kiln/tasks,

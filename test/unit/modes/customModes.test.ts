@@ -75,4 +75,26 @@ describe("custom modes", () => {
     expect(modes.find((m) => m.slug === "architect")).toBeDefined();
     expect(loadModes(join(dir, "nowhere")).modes.map((m) => m.slug)).toEqual(["code", "architect", "ask", "debug", "orchestrator"]);
   });
+
+  it("reads Roo's .roomodes (YAML or JSON) in place; .kilocodemodes wins on a shared slug", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kiln-modes-"));
+    writeFileSync(
+      join(dir, ".roomodes"),
+      JSON.stringify({
+        customModes: [
+          { slug: "reviewer", name: "Reviewer", roleDefinition: "You review.", groups: ["read"], source: "project" },
+          { slug: "shared", name: "Roo Shared", roleDefinition: "r", groups: ["read"] },
+        ],
+      }),
+    );
+    writeFileSync(join(dir, ".kilocodemodes"), "customModes:\n  - slug: shared\n    name: Kiln Shared\n    roleDefinition: k\n    groups: [read]\n");
+    const { modes, errors } = loadModes(dir);
+    expect(errors).toEqual([]);
+    expect(modes.find((m) => m.slug === "reviewer")).toMatchObject({ name: "Reviewer", groups: ["read"], source: join(dir, ".roomodes") });
+    expect(modes.find((m) => m.slug === "shared")?.name).toBe("Kiln Shared");
+    writeFileSync(join(dir, ".roomodes"), "customModes:\n  - slug: reviewer\n    name: Reviewer\n    groups: [read]\n");
+    // A broken .roomodes names its file and field; the other files' modes still load.
+    expect(loadModes(dir).errors).toEqual([`${join(dir, ".roomodes")}: mode "reviewer": roleDefinition: Invalid input: expected string, received undefined`]);
+    expect(loadModes(dir).modes.find((m) => m.slug === "shared")?.name).toBe("Kiln Shared");
+  });
 });

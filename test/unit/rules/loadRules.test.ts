@@ -90,6 +90,24 @@ describe("rule discovery", () => {
     ]);
   });
 
+  it("reads Roo's .roo/rules and .roo/rules-<mode> in place, beside Kiln's own folders", () => {
+    project(".kilocode/rules/kiln.md", "kiln");
+    project(".roo/rules/01-style.md", "roo style");
+    project(".roo/rules-code/tests.md", "roo code rule");
+    project(".roo/rules-docs/writing.md", "roo docs rule");
+    project(".roo/mcp.json", "{}");
+    expect(ids("code")).toEqual(["project:.kilocode/rules/kiln.md", "project:.roo/rules/01-style.md", "project:.roo/rules-code/tests.md"]);
+    expect(texts("docs")).toEqual([".kilocode/rules/kiln.md=kiln", ".roo/rules/01-style.md=roo style", ".roo/rules-docs/writing.md=roo docs rule"]);
+    // The settings list shows each Roo mode folder with its mode, so it can be turned off like Kiln's.
+    expect(discoverRules(where).files.map((f) => [f.id, f.mode])).toEqual([
+      ["project:.kilocode/rules/kiln.md", undefined],
+      ["project:.roo/rules/01-style.md", undefined],
+      ["project:.roo/rules-code/tests.md", "code"],
+      ["project:.roo/rules-docs/writing.md", "docs"],
+    ]);
+    expect(texts("code", { disabled: ["project:.roo/rules/01-style.md"] })).toEqual([".kilocode/rules/kiln.md=kiln", ".roo/rules-code/tests.md=roo code rule"]);
+  });
+
   it("a mode slug cannot reach outside the rules folders", () => {
     project(".kilocode/secret.md", "not a rule");
     project(".kilocode/rules-x/ok.md", "x");

@@ -203,6 +203,17 @@ describe("tool pipeline", () => {
     expect(result.status).toBe("done");
   });
 
+  it("asks before changing the Roo and Cline rule and mode files Kiln reads in place, but not look-alikes", async () => {
+    for (const path of [".roomodes", ".roo/rules/style.md", ".roo/rules-code/x.md", ".clinerules", ".clinerules/a.md", ".roorules-code", ".ROO/skills/s/SKILL.md"]) {
+      asked.length = 0;
+      await runToolCall(call("write_to_file", { path, content: "x" }), deps({ auto: new Set(["edit"]) }));
+      expect(asked, path).toMatchObject([{ tool: "write_to_file", protectedPaths: [path] }]);
+    }
+    asked.length = 0;
+    for (const path of ["src/.roomodes.md", ".rooted/notes.md", "docs/clinerules.md"]) await runToolCall(call("write_to_file", { path, content: "x" }), deps({ auto: new Set(["edit"]) }));
+    expect(asked).toEqual([]);
+  });
+
   it("treats a link inside the workspace that leads outside it as outside", async () => {
     const elsewhere = mkdtempSync(join(tmpdir(), "kiln-elsewhere-"));
     writeFileSync(join(elsewhere, "private.txt"), "not yours\n");

@@ -146,4 +146,26 @@ describe("rules: rule files in the prompt and the settings panel", () => {
     put(join(kilocode, "rules", "added-later.md"), "later\n");
     await waitFor("a state listing the new file", () => states.some((s) => s.rules.files.some((f) => f.id === "project:.kilocode/rules/added-later.md")));
   });
+
+  it("Roo's .roo/rules are read in place: listed, watched, and in the prompt after Kiln's own", async () => {
+    const roo = join(workspace, ".roo");
+    restores.push(() => rmSync(roo, { recursive: true, force: true }));
+    put(join(roo, "rules", "team.md"), "ROO TEAM RULE: keep functions short.\n");
+    put(join(roo, "rules-architect", "roo-plans.md"), "ROO ARCHITECT RULE\n");
+    api.settingsPanel.open();
+    restores.push(() => api.settingsPanel.current?.dispose());
+    const states: SettingsState[] = [];
+    const listener = api.settings.onDidPost((m) => m.type === "settings/state" && states.push(m.state));
+    restores.push(() => listener.dispose());
+    put(join(roo, "rules", "added-later.md"), "ROO LATER RULE\n");
+    await waitFor("a state listing the new Roo rule", () => states.some((s) => s.rules.files.some((f) => f.id === "project:.roo/rules/added-later.md")));
+    api.sidebar.newTask();
+    const before = server.requests.length;
+    server.enqueue({ text: COMPLETE });
+    await exchange(api.sidebar, { type: "chat/send", text: "tidy the helper" });
+    const system = promptOf(server.requests[before]!).system;
+    const headings = system.split("\n").filter((line) => line.startsWith("## ") && line.endsWith("(project)"));
+    assert.deepEqual(headings, ["## .kilocode/rules/host-off.md (project)", "## .kilocode/rules/host-on.md (project)", "## .roo/rules/added-later.md (project)", "## .roo/rules/team.md (project)"]);
+    assert.doesNotMatch(system, /ROO ARCHITECT RULE/);
+  });
 });

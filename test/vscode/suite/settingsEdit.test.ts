@@ -219,6 +219,35 @@ describe("settings panel: auto-approve and mode edits", () => {
     assert.deepEqual(builtIn && [builtIn.name, builtIn.scope], ["Ask", "built-in"]);
   });
 
+  it("a mode from Roo's .roomodes is listed, edited and deleted in that file; .kilocodemodes is not made", async () => {
+    const rooFile = join(workspace, ".roomodes");
+    restores.push(snapshot(projectFile), snapshot(rooFile));
+    rmSync(projectFile, { force: true });
+    writeFileSync(rooFile, JSON.stringify({ customModes: [{ slug: "reviewer", name: "Reviewer", roleDefinition: "You review.", groups: ["read"], source: "project" }] }, null, 2));
+    const listed = await toSettings(api, { type: "settings/ready" });
+    const reviewer = listed.state?.modes.find((m) => m.slug === "reviewer");
+    assert.deepEqual(reviewer && [reviewer.scope, reviewer.source], ["project", rooFile]);
+    const edited = await request(api, {
+      type: "settings/saveMode",
+      scope: "project",
+      original: "reviewer",
+      mode: { slug: "reviewer", name: "Strict Reviewer", roleDefinition: "You review strictly.", groups: ["read", "command"] },
+    });
+    assert.equal(edited.answer.ok, true, edited.answer.message);
+    assert.ok(edited.answer.message.includes(rooFile), edited.answer.message);
+    assert.equal(existsSync(projectFile), false, "no .kilocodemodes is made for a Roo mode");
+    const data = JSON.parse(readFileSync(rooFile, "utf8")) as { customModes: Record<string, unknown>[] };
+    // The file stays JSON, and Roo's own field is kept for Roo users.
+    assert.deepEqual(
+      data.customModes.map((m) => [m.slug, m.name, m.source]),
+      [["reviewer", "Strict Reviewer", "project"]],
+    );
+    const gone = await request(api, { type: "settings/deleteMode", scope: "project", slug: "reviewer" });
+    assert.equal(gone.answer.ok, true, gone.answer.message);
+    assert.deepEqual((JSON.parse(readFileSync(rooFile, "utf8")) as { customModes: unknown[] }).customModes, []);
+    assert.ok(!gone.state.modes.some((m) => m.slug === "reviewer"));
+  });
+
   it("a global JSON modes file stays JSON and keeps its modes", async () => {
     const globalFile = vscode.Uri.joinPath(api.globalStorageUri, "custom_modes.yaml").fsPath;
     await vscode.workspace.fs.createDirectory(api.globalStorageUri);

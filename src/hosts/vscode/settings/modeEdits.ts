@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
-import { PROJECT_MODES_FILE } from "../../../core/modes/customModes";
+import { PROJECT_MODES_FILE, readModesFile, ROO_MODES_FILE } from "../../../core/modes/customModes";
 import { removeMode, upsertMode, type ModeInput } from "../../../core/modes/modeFileEdits";
 import { BUILTIN_MODES, type Mode } from "../../../core/modes/modes";
 import { builtinModeText, modeText } from "../../../core/modes/modeText";
@@ -11,11 +11,19 @@ import { GLOBAL_MODES_FILE } from "./modeFiles";
 type Outcome = { ok: boolean; message: string; field?: string };
 export type ModeScope = "project" | "global";
 
-/** The file of a scope, as a path (the mode loader reads local files). */
-export function modesFilePath(storage: vscode.Uri, scope: ModeScope): string | undefined {
+/**
+ * The file of a scope, as a path (the mode loader reads local files). In a project, a mode that
+ * lives only in Roo's `.roomodes` is edited there, so a project shared with Roo users keeps one
+ * source; every other project mode, new ones included, goes to `.kilocodemodes`.
+ */
+export function modesFilePath(storage: vscode.Uri, scope: ModeScope, slug?: string): string | undefined {
   if (scope === "global") return vscode.Uri.joinPath(storage, GLOBAL_MODES_FILE).fsPath;
   const folder = vscode.workspace.workspaceFolders?.[0];
-  return folder ? vscode.Uri.joinPath(folder.uri, PROJECT_MODES_FILE).fsPath : undefined;
+  if (!folder) return undefined;
+  const kilo = vscode.Uri.joinPath(folder.uri, PROJECT_MODES_FILE).fsPath;
+  if (slug === undefined || readModesFile(kilo).modes.some((m) => m.slug === slug)) return kilo;
+  const roo = vscode.Uri.joinPath(folder.uri, ROO_MODES_FILE).fsPath;
+  return readModesFile(roo).modes.some((m) => m.slug === slug) ? roo : kilo;
 }
 
 export function modeView(mode: Mode, storage: vscode.Uri, pinnedProfile: string | undefined): ModeView {
@@ -38,7 +46,7 @@ export function modeView(mode: Mode, storage: vscode.Uri, pinnedProfile: string 
 
 export function saveMode(storage: vscode.Uri, scope: ModeScope, original: string | undefined, form: ModeForm): Promise<Outcome> {
   return serially(async () => {
-    const path = modesFilePath(storage, scope);
+    const path = modesFilePath(storage, scope, original);
     if (!path) return { ok: false, field: "scope", message: l10n.t("Open a folder first: {0} belongs to a project.", PROJECT_MODES_FILE) };
     const result = upsertMode(await readIfAny(path), path, original, form as ModeInput);
     if (!result.ok) return result;
@@ -49,7 +57,7 @@ export function saveMode(storage: vscode.Uri, scope: ModeScope, original: string
 
 export function deleteMode(storage: vscode.Uri, scope: ModeScope, slug: string): Promise<Outcome> {
   return serially(async () => {
-    const path = modesFilePath(storage, scope);
+    const path = modesFilePath(storage, scope, slug);
     if (!path) return { ok: false, message: l10n.t("Open a folder first: {0} belongs to a project.", PROJECT_MODES_FILE) };
     const result = removeMode(await readIfAny(path), path, slug);
     if (!result.ok) return result;
@@ -59,11 +67,11 @@ export function deleteMode(storage: vscode.Uri, scope: ModeScope, slug: string):
   });
 }
 
-/** Watches both mode files, so a hand edit shows in an open panel. */
+/** Watches the mode files (global, .kilocodemodes, .roomodes), so a hand edit shows in an open panel. */
 export function watchModeFiles(storage: vscode.Uri, onChange: () => void): vscode.Disposable {
   const watchers: vscode.FileSystemWatcher[] = [];
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (folder) watchers.push(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PROJECT_MODES_FILE)));
+  if (folder) watchers.push(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `{${PROJECT_MODES_FILE},${ROO_MODES_FILE}}`)));
   watchers.push(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(storage, GLOBAL_MODES_FILE)));
   for (const w of watchers) {
     w.onDidChange(onChange);

@@ -143,7 +143,7 @@ export function watchRuleFiles(storage: vscode.Uri, onChange: () => void): vscod
   const folder = vscode.workspace.workspaceFolders?.[0];
   const patterns: vscode.RelativePattern[] = [new vscode.RelativePattern(storage, `${GLOBAL_RULES_FOLDER}*/**`)];
   if (folder) {
-    patterns.push(new vscode.RelativePattern(folder, ".kilocode/rules*/**"), new vscode.RelativePattern(folder, "{AGENTS.md,.clinerules*,.kilocoderules*,.roorules*}"));
+    patterns.push(new vscode.RelativePattern(folder, "{.kilocode,.roo}/rules*/**"), new vscode.RelativePattern(folder, "{AGENTS.md,.clinerules*,.kilocoderules*,.roorules*}"));
   }
   for (const pattern of patterns) {
     const watcher = vscode.workspace.createFileSystemWatcher(pattern);
