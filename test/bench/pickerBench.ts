@@ -20,6 +20,7 @@ const STATE: SettingsState = {
   hasWorkspace: true,
   codeIndex: { enabled: true, state: "off" },
   rules: { files: [], globalDir: "" },
+  skills: { skills: [], errors: [], globalDir: "" },
 };
 
 function rows(): ModelRowView[] {

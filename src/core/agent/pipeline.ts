@@ -117,6 +117,8 @@ const PROTECTED = [
   /^\.kilocodeignore$/i,
   // Roo's, Cline's and the older rule and mode files Kiln reads in place (loadRules.ts, customModes.ts).
   /^\.roo(\/|$)/i,
+  // Claude Code's folder: its skills are read in place, and its settings run hooks.
+  /^\.claude(\/|$)/i,
   /^\.roomodes$/i,
   /^\.(clinerules|roorules|kilocoderules)(-[^/]*)?(\/|$)/i,
   /^\.vscode(\/|$)/i,

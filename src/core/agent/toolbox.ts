@@ -17,6 +17,7 @@ import { buildSystemPrompt, type ToolProtocol } from "../prompts/system";
 import type { AutoApproveInput, PipelineDeps } from "./pipeline";
 import type { ToolRegistry } from "../tools/registry";
 import type { RulesLoad } from "../rules/loadRules";
+import type { Skill } from "../skills/skills";
 import { WorkspaceIgnore } from "../workspace/ignore";
 import type { TaskCheckpoints } from "../checkpoints/taskCheckpoints";
 import type { CodeSearchIndex } from "../codeIndex/types";
@@ -98,6 +99,8 @@ export interface ToolboxOptions {
   redactSecrets?(): boolean;
   /** The user's rule files for a mode (core/rules/rulesPrompt.ts), read for each system prompt. */
   rules?(mode: string): Pick<RulesLoad, "rules" | "leftOut">;
+  /** The user's enabled skills (core/skills/skills.ts), found again for each system prompt and use_skill call. */
+  skills?(): readonly Skill[];
   /** Checkpoints before edits; a subtask's toolbox gets a view that shares the task's id. */
   checkpoints?: TaskCheckpoints;
   /** What the model last saw of each file (see ToolContext.seen); a new task starts with none. */
@@ -123,10 +126,12 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   // MCP tools are offered only while a server can take the call: otherwise they are noise in the prompt.
   // codebase_search likewise only where the host keeps an index (the user may have turned it off),
   // and the code-intelligence tools only where the host has language servers (VS Code, not the CLI).
-  const tools = (mode: Mode) =>
+  // use_skill only where there is a skill to load.
+  const tools = (mode: Mode, skills: readonly Skill[]) =>
     toolsForMode(mode, options.registry.list()).filter(
       (t) =>
         (t.group !== "mcp" || hasUsableServers(options.mcp?.servers())) &&
+        (t.name !== "use_skill" || skills.length > 0) &&
         (t.name !== "codebase_search" || options.codeIndex !== undefined) &&
         (!LANGUAGE_SERVICE_TOOLS.has(t.name) || options.languageServices !== undefined),
     );
@@ -145,9 +150,13 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     // message that names the modes that may make it, instead of being read as plain text.
     xmlParams: () => options.registry.xmlParams(),
     // Each MCP tool is also a function of its own, for modes that may use MCP.
-    nativeTools: (mode) => [...options.registry.nativeSchemas(tools(mode)), ...(mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === "mcp") ? mcpNativeTools(options.mcp?.servers()) : [])],
-    systemPrompt: (protocol, { mode, modes }) =>
-      buildSystemPrompt(mode, protocol, protocol === "xml" ? options.registry.xmlSection(tools(mode)) : "", {
+    nativeTools: (mode) => [
+      ...options.registry.nativeSchemas(tools(mode, options.skills?.() ?? [])),
+      ...(mode.groups.some((g) => (Array.isArray(g) ? g[0] : g) === "mcp") ? mcpNativeTools(options.mcp?.servers()) : []),
+    ],
+    systemPrompt: (protocol, { mode, modes }) => {
+      const skills = options.skills?.() ?? [];
+      return buildSystemPrompt(mode, protocol, protocol === "xml" ? options.registry.xmlSection(tools(mode, skills)) : "", {
         cwd: options.cwd,
         os: options.os,
         now: new Date(),
@@ -155,8 +164,10 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         openFiles: options.openFiles?.(),
         mcp: options.mcp?.servers(),
         rules: options.rules?.(mode.slug),
+        skills,
         languageServices: options.languageServices !== undefined,
-      }),
+      });
+    },
     pipeline: (signal, { mode, modes }) => ({
       registry: options.registry,
       mode,
@@ -181,6 +192,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
         codeIndex: options.codeIndex,
         codeSearchMaxResults: options.codeSearchMaxResults?.(),
         languageServices: options.languageServices,
+        skills: options.skills,
       },
       maxResultChars: options.toolResultMaxChars?.(),
       redactSecrets: options.redactSecrets?.() !== false,

@@ -3,6 +3,7 @@ import { rulesSection } from "../rules/rulesPrompt";
 import type { RulesLoad } from "../rules/loadRules";
 import type { McpServerView } from "../mcp/types";
 import { mcpSection } from "./mcpSection";
+import { skillsSection, type Skill } from "../skills/skills";
 import { UNTRUSTED_RULE } from "./untrusted";
 
 export interface Environment {
@@ -16,6 +17,8 @@ export interface Environment {
   openFiles?: readonly string[];
   /** The user's rule files for this mode (core/rules); shown last, as the user's own instructions. */
   rules?: Pick<RulesLoad, "rules" | "leftOut">;
+  /** The user's enabled skills: the prompt lists names and descriptions, use_skill loads one. */
+  skills?: readonly Pick<Skill, "name" | "description">[];
   /** The MCP servers as they are now; connected ones are listed for modes with the mcp group. */
   mcp?: readonly McpServerView[];
   /** Whether the host has the editor's language servers (VS Code): go_to_definition and its kin are offered. */
@@ -83,5 +86,5 @@ ${UNTRUSTED_RULE}
 - Workspace: ${env.cwd}
 - OS: ${env.os}
 - Date: ${env.now.toISOString().slice(0, 10)}${env.openFiles?.length ? `\n- Open files: ${env.openFiles.slice(0, 20).join(", ")}${env.openFiles.length > 20 ? ` (and ${env.openFiles.length - 20} more)` : ""}` : ""}
-- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${allows(mode, "mcp") ? mcpSection(env.mcp) : ""}${rulesSection(env.rules)}`;
+- Mode: ${mode.slug} (${mode.name})${modesSection(env.modes, mode)}${mode.customInstructions ? `\n\n# Instructions for this mode\n\n${mode.customInstructions}` : ""}${allows(mode, "mcp") ? mcpSection(env.mcp) : ""}${skillsSection(env.skills)}${rulesSection(env.rules)}`;
 }

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { RULES_FOLDER } from "../../shared/ruleName";
+import { readStart } from "../files/readStart";
 
 /**
  * Rule files: the user's standing instructions, added to the system prompt. Read with plain node fs
@@ -158,19 +159,6 @@ export function discoverRules(where: RulesLocation, mode?: string): { files: Rul
   }
   if (walk.full) walk.errors.push(`more than ${MAX_FILES} rule files were found; the rest are left out`);
   return { files, errors: walk.errors };
-}
-
-/** Reads at most `max` bytes; the size is the file's own, to say how much was cut. */
-function readStart(path: string, max: number): { text: string; size: number } {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    const buffer = Buffer.alloc(Math.min(size, max));
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    return { text: buffer.subarray(0, read).toString("utf8"), size };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 const kb = (bytes: number) => `${Math.ceil(bytes / 1000)} KB`;

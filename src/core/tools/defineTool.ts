@@ -68,6 +68,8 @@ export interface ToolContext {
   codeSearchMaxResults?: number;
   /** The editor's language servers, for go_to_definition and the other code-intelligence tools; absent in the CLI. */
   languageServices?: import("../ports/languageServices").LanguageServices;
+  /** The user's enabled skills (core/skills), found again at each call; absent where the host has none. */
+  skills?(): readonly import("../skills/skills").Skill[];
 }
 
 export interface CardControls {

@@ -10,6 +10,7 @@ import { findReferencesTool, goToDefinitionTool } from "./codeNavigation";
 import { callHierarchyTool, workspaceSymbolsTool } from "./codeSymbols";
 import { renameSymbolTool } from "./renameSymbol";
 import { fetchInstructionsTool } from "./fetchInstructions";
+import { useSkillTool } from "./useSkill";
 import { toJsonSchema, toXmlUsage } from "./params";
 import { readFileTool } from "./readFile";
 import { writeToFileTool } from "./writeToFile";
@@ -73,6 +74,7 @@ export function createDefaultRegistry(): ToolRegistry {
     workspaceSymbolsTool,
     callHierarchyTool,
     fetchInstructionsTool,
+    useSkillTool,
     writeToFileTool,
     applyDiffTool,
     insertContentTool,

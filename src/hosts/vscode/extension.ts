@@ -13,6 +13,7 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/ChatViewProvider";
 import { setApiKey } from "./settings/apiKey";
 import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./settings/providerConfig";
+import { workspaceSkills } from "./settings/skillFiles";
 import { KILN, rawSetting, readSection, readSetting } from "./settings/kilnSettings";
 import { setUpWebview } from "./chat/webviewSetup";
 import { loadWorkspaceModes, toolboxFactory, workFolder, workspaceProblem } from "./chat/agentSetup";
@@ -124,7 +125,14 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
 
   // @terminal reads what Kiln's terminals printed last; workflows also live in global storage.
   const terminalOutput = new LastTerminalOutput();
-  const inputs = new ChatInputs(vscode.Uri.joinPath(context.globalStorageUri, "commands").fsPath, logger, { problems: formatProblems, terminalOutput: () => terminalOutput.text() });
+  // One skills source per folder, so each problem in a SKILL.md is logged once.
+  const skillSources = new Map<string, ReturnType<typeof workspaceSkills>>();
+  const skillsOf = (root: string | undefined) => {
+    const key = root ?? "";
+    if (!skillSources.has(key)) skillSources.set(key, workspaceSkills(context.globalStorageUri, root, logger));
+    return skillSources.get(key)!();
+  };
+  const inputs = new ChatInputs(vscode.Uri.joinPath(context.globalStorageUri, "commands").fsPath, logger, { problems: formatProblems, terminalOutput: () => terminalOutput.text() }, skillsOf);
   const deps: ChatSessionDeps = {
     logger,
     inputs,

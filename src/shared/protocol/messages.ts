@@ -206,5 +206,5 @@ export interface SlashCommandInfo {
   name: string;
   description: string;
   argumentHint?: string;
-  source: "builtin" | "project" | "global";
+  source: "builtin" | "project" | "global" | "skill";
 }

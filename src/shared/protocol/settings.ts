@@ -239,6 +239,12 @@ const ruleId = z
   .regex(/^(global|project):./, "must be a rule id such as project:.kilocode/rules/style.md")
   .max(2_000);
 
+/** `<scope>:<skill folder relative to the scope's root>` (core/skills/skills.ts). */
+const skillId = z
+  .string()
+  .regex(/^(global|project):./, "must be a skill id such as project:.kilocode/skills/release-notes")
+  .max(2_000);
+
 export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/ready") }).strict(),
   z.object({ type: z.literal("settings/openAutoApprove") }).strict(),
@@ -246,6 +252,8 @@ export const SettingsToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("settings/editModes"), scope: z.enum(["project", "global"]) }).strict(),
   /** Opens a listed rule file; the host opens only ids its loader found. */
   z.object({ type: z.literal("settings/openRule"), id: ruleId }).strict(),
+  /** Opens a listed skill's SKILL.md; the host opens only ids its loader found. */
+  z.object({ type: z.literal("settings/openSkill"), id: skillId }).strict(),
   /** A request that expects an answer: its method and params are in SETTINGS_REQUESTS (requests.ts). */
   RequestEnvelopeSchema,
 ]);
@@ -309,6 +317,8 @@ export const SETTINGS_REQUESTS = {
   "settings/exportMode": settingsRequest(z.object({ slug }).strict()),
   /** Turns a rule file (by its id, RuleView.id) on or off: kiln.rules.disabled. */
   "settings/setRuleEnabled": settingsRequest(z.object({ id: ruleId, enabled: z.boolean() }).strict()),
+  /** Turns a skill (by its id, SkillView.id) on or off: kiln.skills.disabled. */
+  "settings/setSkillEnabled": settingsRequest(z.object({ id: skillId, enabled: z.boolean() }).strict()),
   /** Creates .kilocode/rules/<name>.md with a stub; the host checks the name (ruleName.ts). */
   "settings/newRule": settingsRequest(z.object({ name: z.string().max(200) }).strict()),
   /** Turns the codebase index on or off for this workspace (kiln.index.enabled, workspace value). */
@@ -408,6 +418,24 @@ export interface RulesView {
   globalDir: string;
 }
 
+/** A skill the loader found (a folder with SKILL.md); `path` is workspace-relative for project skills. */
+export interface SkillView {
+  id: string;
+  name: string;
+  description: string;
+  scope: "global" | "project";
+  path: string;
+  enabled: boolean;
+}
+
+export interface SkillsView {
+  skills: SkillView[];
+  /** SKILL.md files that could not be loaded, and why; the other skills still work. */
+  errors: string[];
+  /** The global skills folder, to say where global skills go. */
+  globalDir: string;
+}
+
 /**
  * The workspace's codebase index (codebase_search): whether it is on, where it stands, and what is
  * saved. Counts are absent where they do not apply (no progress before the walk has counted files).
@@ -446,6 +474,7 @@ export interface SettingsState {
   autoApprove: AutoApproveView;
   options: OptionsView;
   rules: RulesView;
+  skills: SkillsView;
   /** Problems in kiln.profiles, kiln.modeProfiles and the mode files; the rest keeps working. */
   errors: string[];
   /** Whether a folder is open (the project's .kilocodemodes lives in it). */
@@ -454,7 +483,7 @@ export interface SettingsState {
 }
 
 /** The page's sections, in order: the navigation's links and what "open at" names. */
-export const SETTINGS_SECTIONS = ["providers", "autoApprove", "options", "modes", "rules", "codeIndex"] as const;
+export const SETTINGS_SECTIONS = ["providers", "autoApprove", "options", "modes", "rules", "skills", "codeIndex"] as const;
 export const SettingsSectionSchema = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSectionSchema>;
 

@@ -204,7 +204,17 @@ describe("tool pipeline", () => {
   });
 
   it("asks before changing the Roo and Cline rule and mode files Kiln reads in place, but not look-alikes", async () => {
-    for (const path of [".roomodes", ".roo/rules/style.md", ".roo/rules-code/x.md", ".clinerules", ".clinerules/a.md", ".roorules-code", ".ROO/skills/s/SKILL.md"]) {
+    for (const path of [
+      ".roomodes",
+      ".roo/rules/style.md",
+      ".roo/rules-code/x.md",
+      ".clinerules",
+      ".clinerules/a.md",
+      ".roorules-code",
+      ".ROO/skills/s/SKILL.md",
+      ".claude/skills/s/SKILL.md",
+      ".claude/settings.json",
+    ]) {
       asked.length = 0;
       await runToolCall(call("write_to_file", { path, content: "x" }), deps({ auto: new Set(["edit"]) }));
       expect(asked, path).toMatchObject([{ tool: "write_to_file", protectedPaths: [path] }]);

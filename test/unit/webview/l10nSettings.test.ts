@@ -74,6 +74,20 @@ function state(over: Partial<SettingsState> = {}): SettingsState {
     autoApprove: APPROVE,
     options: OPTIONS,
     rules: { files: RULES, globalDir: "/home/me/.storage/rules" },
+    skills: {
+      skills: [
+        {
+          id: "project:.kilocode/skills/release-notes",
+          name: "release-notes",
+          description: "Write the release notes from the changelog",
+          scope: "project",
+          path: ".kilocode/skills/release-notes",
+          enabled: false,
+        },
+      ],
+      errors: [".claude/skills/broken/SKILL.md: not loaded as a skill: its front matter has no description"],
+      globalDir: "/home/me/.storage/skills",
+    },
     errors: [],
     hasWorkspace: true,
     codeIndex: { enabled: true, state: "off" },
@@ -91,6 +105,12 @@ const DATA = [
   ...[CODE, DOCS, ASK].flatMap((m) => [m.name, m.slug, m.source, m.roleDefinition, m.whenToUse ?? "", m.description ?? "", m.customInstructions ?? "", "Gone"]),
   ...RULES.map((r) => r.path),
   "/home/me/.storage/rules",
+  // A skill's name, description and folder, and the host's problem with a SKILL.md (host words).
+  "/release-notes",
+  "Write the release notes from the changelog",
+  ".kilocode/skills/release-notes",
+  ".claude/skills/broken/SKILL.md: not loaded as a skill: its front matter has no description",
+  "/home/me/.storage/skills",
   "/usr/bin/chromium",
   // The user's command prefixes, and the example base URL of a local server.
   ...APPROVE.allowed,
@@ -153,7 +173,7 @@ describe("the settings page in another language", () => {
     await act(() => answer(sentAs("settings/setActive")[0]!, { ok: true, message: "Saved the profile Local." }));
     expect(el(screen.getByTestId("settings-status")).textContent).toBe("Saved the profile Local.");
     expect(untranslated(root, isData)).toEqual([]);
-    expect(el(screen.getByTestId("settings-nav")).textContent).toBe("⟦Providers⟧⟦Auto-approve⟧⟦Limits and tools⟧⟦Modes⟧⟦Rules⟧⟦Codebase index⟧");
+    expect(el(screen.getByTestId("settings-nav")).textContent).toBe("⟦Providers⟧⟦Auto-approve⟧⟦Limits and tools⟧⟦Modes⟧⟦Rules⟧⟦Skills⟧⟦Codebase index⟧");
   });
 
   it("providers: the list, the key boxes, the delete question and both editors", () => {

@@ -32,6 +32,7 @@ function show(modes: ModeView[] = [CODE, DOCS, ASK_GLOBAL], hasWorkspace = true)
     autoApprove: APPROVE,
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files: [], globalDir: "" },
+    skills: { skills: [], errors: [], globalDir: "" },
     errors: [],
     hasWorkspace,
     codeIndex: { enabled: true, state: "off" },

@@ -28,6 +28,7 @@ function state(approve: Partial<AutoApproveView> = {}): SettingsState {
     autoApprove: { ...APPROVE, ...approve },
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files: [], globalDir: "" },
+    skills: { skills: [], errors: [], globalDir: "" },
     errors: [],
     hasWorkspace: true,
     codeIndex: { enabled: true, state: "off" },

@@ -19,6 +19,7 @@ function state(codeIndex: CodeIndexView, hasWorkspace = true): SettingsState {
     autoApprove: { words: [], enabled: true, allowed: [], denied: [], refuseDenied: false, maxRequests: 0, maxCost: 0, workspaceFields: [] },
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files: [], globalDir: "" },
+    skills: { skills: [], errors: [], globalDir: "" },
     errors: [],
     hasWorkspace,
     codeIndex,

@@ -21,6 +21,7 @@ function state(options: Partial<OptionsView> = {}): SettingsState {
     autoApprove: APPROVE,
     options: { ...OPTION_DEFAULTS, workspaceFields: [], ...options },
     rules: { files: [], globalDir: "" },
+    skills: { skills: [], errors: [], globalDir: "" },
     errors: [],
     hasWorkspace: true,
     codeIndex: { enabled: true, state: "off" },

@@ -22,6 +22,7 @@ const STATE: SettingsState = {
   hasWorkspace: true,
   codeIndex: { enabled: true, state: "off" },
   rules: { files: [], globalDir: "" },
+  skills: { skills: [], errors: [], globalDir: "" },
 };
 
 describe("settings: deleting a profile", () => {

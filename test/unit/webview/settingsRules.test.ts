@@ -25,6 +25,7 @@ function state(files: RuleView[] = RULES, hasWorkspace = true): SettingsState {
     autoApprove: APPROVE,
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files, globalDir: "/home/me/.storage/rules" },
+    skills: { skills: [], errors: [], globalDir: "" },
     errors: [],
     hasWorkspace,
     codeIndex: { enabled: true, state: "off" },

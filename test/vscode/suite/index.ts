@@ -34,6 +34,7 @@ export async function run(): Promise<void> {
   require("./settingsEdit.test");
   require("./settingsOptions.test");
   require("./rules.test");
+  require("./skills.test");
   require("./mentions.test");
   require("./editorActions.test");
   require("./cardLinks.test");

@@ -39,12 +39,12 @@ export function RulesSection({ rules, hasWorkspace, ask }: { rules: RulesView; h
       <p className="ks-hint">
         {rules.globalDir
           ? l10n.t(
-              "Rule files are added to the system prompt of every request, in this order: global rules ({0}), then the project's {1}/, AGENTS.md and .clinerules/.kilocoderules/.roorules; a mode's rules (rules-<mode>/) only in that mode.",
+              "Rule files are added to the system prompt of every request, in this order: global rules ({0}), then the project's {1}/, .roo/rules/, AGENTS.md and .clinerules/.kilocoderules/.roorules; a mode's rules (rules-<mode>/) only in that mode.",
               rules.globalDir,
               RULES_FOLDER,
             )
           : l10n.t(
-              "Rule files are added to the system prompt of every request, in this order: global rules (the global rules folder), then the project's {0}/, AGENTS.md and .clinerules/.kilocoderules/.roorules; a mode's rules (rules-<mode>/) only in that mode.",
+              "Rule files are added to the system prompt of every request, in this order: global rules (the global rules folder), then the project's {0}/, .roo/rules/, AGENTS.md and .clinerules/.kilocoderules/.roorules; a mode's rules (rules-<mode>/) only in that mode.",
               RULES_FOLDER,
             )}{" "}
         {l10n.t("A file turned off is left out.")}

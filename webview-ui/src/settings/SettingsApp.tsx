@@ -8,6 +8,7 @@ import { ModesSection } from "./ModesSection";
 import { OptionsSection } from "./OptionsSection";
 import { ProfilesSection } from "./ProfilesSection";
 import { RulesSection } from "./RulesSection";
+import { SkillsSection } from "./SkillsSection";
 
 /** Each section's heading, by the name the host and the navigation use. */
 const SECTIONS: { section: SettingsSection; id: string }[] = [
@@ -16,6 +17,7 @@ const SECTIONS: { section: SettingsSection; id: string }[] = [
   { section: "options", id: "ks-options" },
   { section: "modes", id: "ks-modes" },
   { section: "rules", id: "ks-rules" },
+  { section: "skills", id: "ks-skills" },
   { section: "codeIndex", id: "ks-code-index" },
 ];
 
@@ -32,6 +34,8 @@ function sectionTitle(section: SettingsSection): string {
       return l10n.t("Modes");
     case "rules":
       return l10n.t("Rules");
+    case "skills":
+      return l10n.t("Skills");
     case "codeIndex":
       return l10n.t("Codebase index");
   }
@@ -93,6 +97,7 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
       <OptionsSection options={state.options} modes={state.modes} ask={model.ask} />
       <ModesSection modes={state.modes} profiles={state.profiles} hasWorkspace={state.hasWorkspace} ask={model.ask} />
       <RulesSection rules={state.rules} hasWorkspace={state.hasWorkspace} ask={model.ask} />
+      <SkillsSection skills={state.skills} ask={model.ask} />
       <CodeIndexSection index={state.codeIndex} hasWorkspace={state.hasWorkspace} ask={model.ask} />
     </main>
   );

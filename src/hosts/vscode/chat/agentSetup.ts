@@ -17,6 +17,7 @@ import { KILN, readSetting } from "../settings/kilnSettings";
 import { VsCodeCommandSandbox } from "../terminal/commandSandbox";
 import { DiffEditReview } from "../review/diffReview";
 import { workspaceRules } from "../settings/ruleFiles";
+import { workspaceSkills } from "../settings/skillFiles";
 import type { OriginalDocuments, ProposalFileSystem } from "../review/proposalDocuments";
 import type { HunkReview } from "../review/hunkReview";
 import type { McpHubApi } from "../../../core/mcp/types";
@@ -144,6 +145,8 @@ export function toolboxFactory(
       redactSecrets: () => readSetting(KILN.task.redactSecrets, logger),
       // Rule files are read for each request: an edited or toggled rule reaches the running task.
       rules: workspaceRules(storage, cwd, logger),
+      // Skills likewise: one added or turned off reaches the running task's next request.
+      skills: workspaceSkills(storage, cwd, logger),
       // Tagged with the chat, so a server's sampling or form request during a call is asked there.
       mcp: mcp && mcpCaller !== undefined ? withCaller(mcp, mcpCaller) : mcp,
       requireTodosDone: readSetting(KILN.task.requireTodosDone, logger),

@@ -10,6 +10,7 @@ import type { SlashCommandInfo } from "../../../shared/protocol/messages";
 import { WorkspaceIgnore } from "../../../core/workspace/ignore";
 import { formatProblems } from "../actions/problems";
 import { KILN, readSetting } from "../settings/kilnSettings";
+import { loadSkill, skillForModel, type Skill } from "../../../core/skills/skills";
 
 /** What a typed message becomes before it reaches the task. */
 export interface PreparedMessage {
@@ -36,6 +37,8 @@ export class ChatInputs {
     private readonly globalCommandsDir: string,
     private readonly logger: Logger,
     private readonly host: MentionHost = { problems: () => formatProblems(), terminalOutput: () => undefined },
+    /** The enabled skills for a workspace folder (none open: the global ones); each runs as /<name>. */
+    private readonly skills: (root: string | undefined) => readonly Skill[] = () => [],
   ) {}
 
   async searchFiles(query: string): Promise<PathEntry[]> {
@@ -45,7 +48,7 @@ export class ChatInputs {
     return this.search.files.search(query);
   }
 
-  /** Built-ins, then the workspace's workflows, then global ones (a name is listed once). */
+  /** Built-ins, then the workspace's workflows, then global ones, then skills (a name is listed once). */
   async commands(): Promise<SlashCommandInfo[]> {
     const out: SlashCommandInfo[] = BUILTIN_COMMANDS.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}), source: "builtin" }));
     for (const [dir, source] of this.workflowDirs()) {
@@ -56,6 +59,7 @@ export class ChatInputs {
         out.push({ name, description: workflow.description ?? `Workflow ${name}.md`, ...(workflow.argumentHint ? { argumentHint: workflow.argumentHint } : {}), source });
       }
     }
+    for (const skill of this.skills(this.root())) if (!out.some((c) => c.name === skill.name)) out.push({ name: skill.name, description: skill.description, source: "skill" });
     return out;
   }
 
@@ -69,14 +73,27 @@ export class ChatInputs {
       if (builtin?.prompt) forModel = builtin.prompt(slash.args);
       else if (!builtin) {
         const found = await this.findWorkflow(slash.name);
+        const skill = found ? undefined : this.skills(this.root()).find((s) => s.name === slash.name);
         if (found) {
           forModel = fillArguments(found.body, slash.args);
           mode = found.mode;
+        } else if (skill) {
+          forModel = this.skillText(skill, slash.args) ?? forModel;
         }
         // An unknown /word goes to the model as typed: it may be a path or plain text.
       }
     }
     return { text, forModel: await this.resolve(forModel), ...(mode ? { mode } : {}) };
+  }
+
+  /** The skill's instructions for `/name args`; undefined (the message goes as typed) when it cannot be read. */
+  private skillText(skill: Skill, args: string): string | undefined {
+    try {
+      return skillForModel(loadSkill(skill), args);
+    } catch (err) {
+      this.logger.warn(`could not read skill ${skill.name} in ${skill.folder}: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
   }
 
   private async resolve(text: string): Promise<string> {

@@ -151,6 +151,11 @@ const prompts = Object.fromEntries(PROMPT_KINDS.map((kind) => [kind, setting(`pr
   Setting<string>
 >;
 
+const skills = {
+  /** Ids of skills left out of the prompt and use_skill ("project:.kilocode/skills/release"). */
+  disabled: strings("skills.disabled", []),
+};
+
 const rules = {
   /** Ids of rule files left out of the prompt ("project:.kilocode/rules/a.md"). */
   disabled: strings("rules.disabled", []),
@@ -186,7 +191,7 @@ const browser = {
 } satisfies Section;
 
 /** The sections, as package.json's contributes.configuration groups them by key. */
-export const KILN = { provider, reply, profiles, task, autoApprove, context, budget, terminal, commands, edits, mentions, prompts, rules, checkpoints, index, browser, notifications } as const;
+export const KILN = { provider, reply, profiles, task, autoApprove, context, budget, terminal, commands, edits, mentions, prompts, rules, skills, checkpoints, index, browser, notifications } as const;
 
 /** The settings panel's fields (shared/protocol/settings.ts) and the settings behind them. */
 export const APPROVE_FIELDS = autoApprove satisfies Record<ApproveField, Setting<unknown>>;

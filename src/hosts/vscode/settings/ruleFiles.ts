@@ -16,7 +16,7 @@ type Outcome = { ok: boolean; message: string; field?: string };
 /** The global rules folder in the extension's global storage; `rules-<mode>/` sit beside it. */
 export const GLOBAL_RULES_FOLDER = "rules";
 
-function folderPath(folder: vscode.WorkspaceFolder): string {
+export function folderPath(folder: vscode.WorkspaceFolder): string {
   return folder.uri.scheme === "file" ? folder.uri.fsPath : folder.uri.path;
 }
 
@@ -60,15 +60,22 @@ export function readRulesView(storage: vscode.Uri): { view: RulesView; errors: s
 
 /** Turns a rule on or off by editing kiln.rules.disabled where it is set (workspace or user). */
 export async function setRuleEnabled(storage: vscode.Uri, id: string, enabled: boolean): Promise<Outcome> {
-  const config = kilnConfiguration();
   const current = readDisabledRules();
   if (!enabled && !discoverRules(rulesLocation(storage)).files.some((f) => f.id === id)) {
     return { ok: false, message: l10n.t('there is no rule file "{0}"; it may have been moved or deleted', id) };
   }
-  // Turning a rule on removes its id even when the file is gone, so stale entries can be cleared.
+  return toggleListed(KILN.rules.disabled.key, current, id, enabled);
+}
+
+/**
+ * Adds `id` to a list of turned-off ids (kiln.rules.disabled, kiln.skills.disabled) or takes it out,
+ * where the setting is set (workspace or user). Turning one on removes its id even when its file is
+ * gone, so stale entries can be cleared.
+ */
+export async function toggleListed(key: string, current: readonly string[], id: string, enabled: boolean): Promise<Outcome> {
+  const config = kilnConfiguration();
   const next = enabled ? current.filter((d) => d !== id) : [...new Set([...current, id])];
   if (next.length === current.length && next.every((d, i) => d === current[i])) return { ok: true, message: enabled ? l10n.t("{0} is already on.", id) : l10n.t("{0} is already off.", id) };
-  const key = KILN.rules.disabled.key;
   await config.update(key, next.length ? next : undefined, targetOf(config, key));
   return { ok: true, message: enabled ? l10n.t("Turned on {0}.", id) : l10n.t("Turned off {0}.", id) };
 }

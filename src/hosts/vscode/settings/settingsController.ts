@@ -25,6 +25,7 @@ import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
 import { affectsOptions, applyOptionChanges, readOptionsView } from "./optionEdits";
 import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
 import { affectsRules, createRuleFile, openRule, readRulesView, setRuleEnabled, watchRuleFiles } from "./ruleFiles";
+import { affectsSkills, openSkill, readSkillsView, setSkillEnabled, watchSkillFiles } from "./skillFiles";
 import { ModelLists } from "./modelLists";
 import { findProfile, providerOptionsOf } from "./profiles";
 import { reasoningOf } from "../../../shared/reasoning";
@@ -105,6 +106,8 @@ export class SettingsController implements vscode.Disposable {
     this.listeners.add(watchModeFiles(storage, refresh));
     this.listeners.add(watchRuleFiles(storage, refresh));
     this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => affectsRules(event) && refresh()));
+    this.listeners.add(watchSkillFiles(storage, refresh));
+    this.listeners.add(vscode.workspace.onDidChangeConfiguration((event) => affectsSkills(event) && refresh()));
     if (codeIndex) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       this.listeners.add(
@@ -171,6 +174,8 @@ export class SettingsController implements vscode.Disposable {
       autoApprove: readApproveView(),
       options: readOptionsView(modes.modes.map((m) => m.slug)),
       rules: rules.view,
+      // Its problems show in its own section, beside the skills they are about.
+      skills: readSkillsView(this.storage),
       errors: [...profiles.errors, ...modes.errors, ...rules.errors],
       hasWorkspace: modes.hasWorkspace,
       codeIndex: this.codeIndex ? await this.codeIndex.view() : { enabled: false, state: "off" },
@@ -239,6 +244,11 @@ export class SettingsController implements vscode.Disposable {
         return setRuleEnabled(this.storage, message.id, message.enabled);
       case "settings/openRule":
         await openRule(this.storage, message.id);
+        return undefined;
+      case "settings/setSkillEnabled":
+        return setSkillEnabled(this.storage, message.id, message.enabled);
+      case "settings/openSkill":
+        await openSkill(this.storage, message.id);
         return undefined;
       case "settings/newRule":
         return createRuleFile(message.name);
