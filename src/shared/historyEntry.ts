@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+/** The agents whose task history Kiln imports (src/core/import). */
+export const IMPORT_SOURCE_KINDS = ["kilo", "roo", "zoo", "cline"] as const;
+export type ImportSourceKind = (typeof IMPORT_SOURCE_KINDS)[number];
+
 /** One task in the history list, as the index keeps it and the history view shows it. */
 export const HistoryEntrySchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
@@ -23,5 +27,7 @@ export const HistoryEntrySchema = z.object({
   favorite: z.boolean(),
   /** The task's last status (running, completed, stopped…); "running" after a crash means interrupted. */
   status: z.string().max(50),
+  /** Brought over by `kiln import` (or the extension's import) from this agent's task history. */
+  importedFrom: z.enum(IMPORT_SOURCE_KINDS).optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;

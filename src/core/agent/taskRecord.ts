@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ChatItem } from "../../shared/protocol/chat";
 import { mendInterrupted } from "../history/resume";
 import { redactSecrets } from "../llm/redact";
-import type { SavedTask } from "../history/types";
+import type { HistoryEntry, SavedTask } from "../history/types";
 import type { TodoItem } from "../ports/taskControls";
 import type { TaskStatus } from "./ChatLog";
 import { Conversation } from "./Conversation";
@@ -13,6 +13,8 @@ export interface TaskIdentity {
   id: string;
   createdAt: number;
   workspace: string;
+  /** A task `kiln import` brought over stays marked with its source after it is resumed. */
+  importedFrom?: HistoryEntry["importedFrom"];
 }
 
 export interface TaskParts {
@@ -52,7 +54,7 @@ const TITLE_CHARS = 200;
 
 /** A reopened task keeps its place in history; a new one gets a sortable, file-name-safe id. */
 export function identityFor(saved: SavedTask | undefined, workspace: string): TaskIdentity {
-  if (saved) return { id: saved.entry.id, createdAt: saved.entry.createdAt, workspace: saved.entry.workspace };
+  if (saved) return { id: saved.entry.id, createdAt: saved.entry.createdAt, workspace: saved.entry.workspace, ...(saved.entry.importedFrom && { importedFrom: saved.entry.importedFrom }) };
   return { id: `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`, createdAt: Date.now(), workspace };
 }
 
@@ -82,6 +84,7 @@ export function recordOf(parts: TaskParts): SavedTask {
       updatedAt: Date.now(),
       favorite: false,
       status: rest.status,
+      ...(rest.identity.importedFrom && { importedFrom: rest.identity.importedFrom }),
     },
     api: saved.messages,
     // A card's view is made again when the task is loaded: saved, it would only double its size.

@@ -10,6 +10,7 @@ import { OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, TOOL_RESULT_MAX_CHARS, withinBou
 import { MAX_TOOL_CALLS, REPLY_MAX_CHARS, TOOL_ARG_MAX_CHARS, type ReplyLimits } from "../../core/agent/replyLimits";
 import { FIRST_REPLY_TIMEOUT_SECONDS, IDLE_TIMEOUT_SECONDS } from "../../core/llm/requestWatch";
 import { applyContextFlag, defaultContextArgs, isContextFlag, type ContextArgs } from "./contextArgs";
+import { isSourceKind, SOURCE_KINDS, type SourceKind } from "../../core/import/sources";
 
 /** The settings a config file (configFile.ts) may also give: the flags and KILN_* variables win over it. */
 export type ConfigurableField = "kind" | "baseUrl" | "model" | ProviderOption | "reasoning" | "modelInfo" | "apiKeyEnv" | "mode" | "protocol" | "maxRequests" | "retries";
@@ -25,7 +26,7 @@ export interface ApprovalFlags {
 
 /** The context and budget flags (context, modelInfo) are in contextArgs.ts. */
 export interface CliArgs extends ContextArgs {
-  command: "run" | "chat" | "resume" | "history" | "restore-checkpoint" | "models" | "index";
+  command: "run" | "chat" | "resume" | "history" | "restore-checkpoint" | "models" | "index" | "import";
   /** Which provider settings the flags (or an explicit --profile) gave: those win over a resumed task's own. */
   given: { kind?: boolean; baseUrl?: boolean; model?: boolean };
   /** Which settings the flags or the environment gave; a config file fills only the others. */
@@ -92,6 +93,21 @@ export interface CliArgs extends ContextArgs {
   trustProjectMcp?: boolean;
   /** Where a yes to a project MCP server is kept (~/.kilocode/kiln/mcp-approvals.json). */
   mcpApprovals: string;
+  /** The global custom modes file (~/.kilocode/kiln/custom_modes.yaml), where `kiln import` puts modes. */
+  globalModesFile: string;
+  /** The global MCP file used without --mcp-config (~/.kilocode/kiln/mcp_settings.json), where `kiln import` puts servers. */
+  globalMcpFile: string;
+  /** import: --from, the agent whose data is brought over. */
+  importFrom?: SourceKind;
+  /** import: --path, that agent's global storage folder (else found for a local VS Code). */
+  importPath?: string;
+  /** import: --dry-run, say what would be imported and write nothing. */
+  dryRun?: boolean;
+}
+
+/** The user's home folder, as the environment gives it (tests give a temp one). */
+export function homeOf(env: Record<string, string | undefined>): string {
+  return env.HOME || env.USERPROFILE || homedir();
 }
 
 export class UsageError extends Error {}
@@ -154,7 +170,16 @@ export function settleApprovals(args: CliArgs, file: { words?: readonly ApproveW
  */
 export function parseFlags(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): CliArgs {
   const [command, ...rest] = argv;
-  if (command !== "run" && command !== "chat" && command !== "resume" && command !== "history" && command !== "restore-checkpoint" && command !== "models" && command !== "index") {
+  if (
+    command !== "run" &&
+    command !== "chat" &&
+    command !== "resume" &&
+    command !== "history" &&
+    command !== "restore-checkpoint" &&
+    command !== "models" &&
+    command !== "index" &&
+    command !== "import"
+  ) {
     throw new UsageError(command ? `unknown command "${command}"` : "");
   }
   const args: CliArgs = {
@@ -180,6 +205,8 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
     indexDir: env.KILN_INDEX_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln", "index"),
     ...(env.KILN_INDEX_POSTGRES && { indexPostgres: env.KILN_INDEX_POSTGRES }),
     checkpointDir: env.KILN_CHECKPOINT_DIR || join(env.HOME || env.USERPROFILE || homedir(), ".kilocode", "kiln"),
+    globalModesFile: join(homeOf(env), ".kilocode", "kiln", "custom_modes.yaml"),
+    globalMcpFile: join(homeOf(env), ".kilocode", "kiln", "mcp_settings.json"),
   };
   if (env.KILN_PROVIDER) args.explicit.add("kind");
   if (env.KILN_BASE_URL) args.explicit.add("baseUrl");
@@ -372,6 +399,18 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
       case "--json":
         args.json = true;
         break;
+      case "--from": {
+        const from = value();
+        if (!isSourceKind(from)) throw new UsageError(`--from must be ${SOURCE_KINDS.join(", ")} (got "${from}")`);
+        args.importFrom = from;
+        break;
+      }
+      case "--path":
+        args.importPath = value();
+        break;
+      case "--dry-run":
+        args.dryRun = true;
+        break;
       case "--history-dir":
         args.historyDir = value();
         break;
@@ -417,7 +456,14 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
   if (args.embedder && args.embedder.kind === "") throw new UsageError(`--embedder-model, --embedder-base-url and --embedder-region need --embedder ${EMBEDDER_KINDS.join("|")}`);
   if (args.embedder && args.noIndex) throw new UsageError("--embedder gives the codebase index vectors: drop --no-index");
   if (args.indexPostgres !== undefined && args.noIndex) throw new UsageError("--index-postgres names where the codebase index is: drop --no-index");
-  if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index")) throw new UsageError("--profile is for run, chat, resume and models");
+  if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index" || command === "import"))
+    throw new UsageError("--profile is for run, chat, resume and models");
+  if (command !== "import" && (args.importFrom || args.importPath !== undefined || args.dryRun)) throw new UsageError("--from, --path and --dry-run are for kiln import");
+  if (command === "import") {
+    if (!args.importFrom) throw new UsageError(`kiln import needs --from ${SOURCE_KINDS.join("|")}`);
+    if (!args.historyDir) throw new UsageError("kiln import saves tasks to the history: drop --no-history");
+    if (words.length > 0) throw new UsageError(`kiln import takes no text ("${words.join(" ")}"); --path DIR names the source's folder`);
+  }
   if (command === "index" && words.length > 0) throw new UsageError(`kiln index takes no text ("${words.join(" ")}"); --workspace DIR names the folder`);
   if (words.length > 0) args.prompt = words.join(" ");
   if (sandboxNetwork && !args.sandbox) throw new UsageError("--sandbox-network needs --sandbox");

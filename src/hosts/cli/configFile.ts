@@ -396,9 +396,9 @@ export function readConfigFiles(places: ConfigPlaces): LoadedConfig {
   return { files, looked: toRead.map(([file]) => file) };
 }
 
-/** The config for `args`: none for history and restore-checkpoint, which use none of it. */
+/** The config for `args`: none for history, restore-checkpoint and import, which use none of it. */
 export function loadConfig(args: CliArgs, env: Record<string, string | undefined>): LoadedConfig {
-  if (args.command === "history" || args.command === "restore-checkpoint") return { files: [], looked: [] };
+  if (args.command === "history" || args.command === "restore-checkpoint" || args.command === "import") return { files: [], looked: [] };
   return readConfigFiles(configPlaces(args.workspace, env));
 }
 

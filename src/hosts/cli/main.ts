@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir, type } from "node:os";
+import { tmpdir, type } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_RETRY } from "../../core/agent/retry";
 import { Task, type TaskEvent, type TaskStatus } from "../../core/agent/Task";
@@ -19,7 +19,8 @@ import { NodeFileSystem } from "../../platform/node/nodeFileSystem";
 import { createNodeTerminal } from "../../platform/node/nodeTerminal";
 import { createDefaultRegistry } from "../../core/tools/registry";
 import { createRulesSource } from "../../core/rules/rulesPrompt";
-import { parseFlags, UsageError, type CliArgs } from "./args";
+import { createSkillsSource } from "../../core/skills/skills";
+import { homeOf, parseFlags, UsageError, type CliArgs } from "./args";
 import { USAGE } from "./usage";
 import { applyConfig, ConfigError, loadConfig } from "./configFile";
 import { TerminalApprovals } from "./terminalApprovals";
@@ -29,6 +30,7 @@ import { askYesNo, FileMcpTrustStore } from "./mcpApprovals";
 import { loadSaved, printHistory, providerForResume, recordTask } from "./history";
 import { printModels } from "./models";
 import { cliCodeIndex, embedderKey, runIndexCommand } from "./indexCommand";
+import { runImportCommand } from "./importCommand";
 import { identityFor } from "../../core/agent/taskRecord";
 import type { SavedTask } from "../../core/history/types";
 import { cliCheckpoints, printCheckpoint, restoreCheckpoint } from "./checkpoints";
@@ -73,7 +75,8 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
   const limits = { context: { settings: () => args.context }, modelOverrides: () => args.modelInfo, replyLimits: () => args.replyLimits };
   if (args.command === "chat") return new Task({ getProvider, logger: stderrLogger, retry, ...limits });
   const workspace = resolve(args.workspace);
-  const loaded = loadModes(workspace);
+  // The global file holds the modes `kiln import` brought over; the project's own win over it.
+  const loaded = loadModes(workspace, args.globalModesFile);
   for (const error of loaded.errors) printErr(`kiln: ${error}\n`);
   const mode = findMode(args.mode, loaded.modes);
   if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${loaded.modes.map((m) => m.slug).join(", ")})`);
@@ -93,7 +96,12 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
     redactSecrets: () => args.noRedact !== true,
     // The same loader as the extension, read for each request; a problem is said once on stderr.
     rules: createRulesSource({
-      where: { workspace, globalDir: resolve(args.globalRules ?? join(homedir(), ".kilocode", "rules")) },
+      where: { workspace, globalDir: resolve(args.globalRules ?? join(homeOf(process.env), ".kilocode", "rules")) },
+      report: (problem) => printErr(`kiln: ${problem}\n`),
+    }),
+    // Skills likewise: the project's .kilocode/skills (and .claude/, .roo/), and ~/.kilocode/skills.
+    skills: createSkillsSource({
+      where: { workspace, globalDir: join(homeOf(process.env), ".kilocode", "skills") },
       report: (problem) => printErr(`kiln: ${problem}\n`),
     }),
     fs: new NodeFileSystem(),
@@ -164,6 +172,7 @@ async function main(): Promise<number> {
     if (args.command === "restore-checkpoint") return await restoreCheckpoint(args, print);
     if (args.command === "models") return await printModels(args, apiKey, print, printErr);
     if (args.command === "index") return await runIndexCommand(args, print, printErr);
+    if (args.command === "import") return await runImportCommand(args, print, printErr);
     // A resumed task goes on where and how it ran.
     if (saved) Object.assign(args, { mode: saved.entry.mode, protocol: saved.entry.protocol, ...(!args.workspaceGiven && { workspace: saved.entry.workspace }) });
     // Made before the task, started after it: a usage error leaves no server running.
@@ -195,7 +204,8 @@ async function main(): Promise<number> {
       const report = (line: string) => printErr(`kiln: ${line}\n`);
       // A project's servers start when allowed: remembered, asked here at a terminal, or --trust-project-mcp.
       const gate = { store: await FileMcpTrustStore.load(args.mcpApprovals, report), trustAll: args.trustProjectMcp === true, ...(process.stdin.isTTY && { ask: askYesNo }) };
-      await startMcpServers(hub, resolve(args.workspace), args.mcpConfig, report, mcpVars, gate);
+      // Without --mcp-config, the default global file (where `kiln import` puts servers) is read if it exists.
+      await startMcpServers(hub, resolve(args.workspace), args.mcpConfig ?? args.globalMcpFile, report, mcpVars, gate);
     }
     if (interrupted) return EXIT.stopped;
     return await runTask(args, task);

@@ -18,6 +18,14 @@ export const USAGE = `Usage:
                                build or update the workspace's codebase index (what
                                codebase_search ranks), saved in --index-dir; --status says what
                                is saved and changes nothing, --rebuild indexes from nothing
+  kiln import --from kilo|roo|zoo|cline [--path DIR] [--workspace DIR] [--dry-run] [--json]
+                               bring over that agent's global custom modes (into
+                               ~/.kilocode/kiln/custom_modes.yaml), global rules (into
+                               --global-rules), MCP servers (into ~/.kilocode/kiln/mcp_settings.json)
+                               and task history; what is already there is kept, a second import
+                               adds nothing. --path: its VS Code global storage folder (found for a
+                               local VS Code); --workspace: only that folder's tasks, and Roo's
+                               .roo/mcp.json into its .kilocode/mcp.json; --dry-run writes nothing
   kiln restore-checkpoint COMMIT [--workspace DIR]
                                put the workspace's files back as they were at a checkpoint
                                (run and resume print one before each reply's edits)
@@ -42,7 +50,8 @@ Options:
   --api-key-env NAME           read the API key from this variable (default: the provider's own,
                                e.g. ANTHROPIC_API_KEY, OPENROUTER_API_KEY, KILN_API_KEY for
                                openai-compatible); never from argv
-  --mode SLUG                  code | architect | ask | debug | orchestrator (default code)
+  --mode SLUG                  code | architect | ask | debug | orchestrator (default code), or a
+                               custom mode of ~/.kilocode/kiln/custom_modes.yaml or .kilocodemodes
   --protocol xml|native|auto   how tools are called (default xml; auto: native, XML if the endpoint
                                rejects tools or the model writes XML)
   --approve none|read|all|WORDS  what runs without asking: read,edit,command,browser,mcp; delete
@@ -103,7 +112,8 @@ Options:
   --embedder-base-url URL      the endpoint (…/v1 for openai-compatible; Ollama's root)
   --embedder-region R          bedrock: the AWS region (default: AWS_REGION, the profile's)
   --mcp-config FILE            global MCP servers (mcp_settings.json format) beside the workspace's
-                               .kilocode/mcp.json, whose entries win
+                               .kilocode/mcp.json, whose entries win (default
+                               ~/.kilocode/kiln/mcp_settings.json when it exists)
   --trust-project-mcp          start the servers of the workspace's .kilocode/mcp.json unasked, for
                                this run only (CI). Without it each asks once at a terminal (a yes
                                is kept in ~/.kilocode/kiln/mcp-approvals.json, asked again when its
@@ -111,7 +121,8 @@ Options:
   --global-rules DIR           folder of global rules (default ~/.kilocode/rules; DIR-<mode> for a
                                mode's). Project rules: .kilocode/rules/, .kilocode/rules-<mode>/,
                                .roo/rules/, .roo/rules-<mode>/, AGENTS.md, .clinerules,
-                               .kilocoderules, .roorules
+                               .kilocoderules, .roorules. Skills (SKILL.md folders): the project's
+                               .kilocode/skills/, .claude/skills/, .roo/skills/ and ~/.kilocode/skills/
 ${CONTEXT_USAGE}
   --json                       one JSON event per line on stdout
   --history-dir DIR            where tasks are saved as they run (default ~/.kilocode/kiln/tasks,
