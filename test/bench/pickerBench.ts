@@ -21,6 +21,7 @@ const STATE: SettingsState = {
   codeIndex: { enabled: true, state: "off" },
   rules: { files: [], globalDir: "" },
   skills: { skills: [], errors: [], globalDir: "" },
+  imports: [],
 };
 
 function rows(): ModelRowView[] {

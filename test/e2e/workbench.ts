@@ -27,7 +27,7 @@ export interface Workbench {
 export async function openWorkbench(
   settings: Record<string, unknown>,
   files: Record<string, string> = {},
-  options: { workspaceTrust?: boolean; locale?: string; installed?: (extensionDir: string) => void; alsoInstall?: readonly string[] } = {},
+  options: { workspaceTrust?: boolean; locale?: string; installed?: (extensionDir: string) => void; alsoInstall?: readonly string[]; userData?: (userDataDir: string) => void } = {},
 ): Promise<Workbench> {
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const vsix = join(root, `kiln-${version}.vsix`);
@@ -43,6 +43,8 @@ export async function openWorkbench(
     ),
   );
   writeUserSettings(profile, settings);
+  // Other extensions' data beside Kiln's (what a user coming from another agent has).
+  options.userData?.(profile.userDataDir);
   const workspace = join(mkdtempSync(join(tmpdir(), "kiln-e2e-ws-")), "workspace");
   cpSync(join(root, "test", "fixtures", "workspace"), workspace, { recursive: true });
   for (const [path, text] of Object.entries(files)) {

@@ -14,6 +14,7 @@ import { setApiKey } from "./settings/apiKey";
 import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./settings/providerConfig";
 import { workspaceSkills } from "./settings/skillFiles";
+import { offerImport } from "./settings/agentImport";
 import { KILN, rawSetting, readSection, readSetting } from "./settings/kilnSettings";
 import { setUpWebview } from "./chat/webviewSetup";
 import { loadWorkspaceModes, toolboxFactory, workFolder, workspaceProblem } from "./chat/agentSetup";
@@ -69,6 +70,8 @@ export interface KilnTestApi {
   assumeFocusForTest(focused: boolean | undefined): void;
   /** As on a fresh install: the welcome was never finished or skipped. */
   forgetWelcomeForTest(): Thenable<void>;
+  /** The first-run import offer, as at activation: the notification's text, or undefined when there is nothing new to offer. */
+  offerImportForTest(): Promise<string | undefined>;
   /** The codebase index's state, as its status bar item shows it. */
   codeIndexState(): IndexState;
 }
@@ -90,8 +93,11 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const codeIndexes = new WorkspaceIndexes(() => workFolder()?.uri.fsPath, logger, vscode.Uri.joinPath(context.globalStorageUri, "codeIndex").fsPath, undefined, context.secrets);
   context.subscriptions.push(codeIndexes);
   codeIndexes.start();
-  const settings = new SettingsController(profiles, context.globalStorageUri, logger, models, codeIndexes);
+  // One store per window, shared by the history view and the settings page's import.
+  const historyStore = new HistoryStore(vscode.Uri.joinPath(context.globalStorageUri, "tasks").fsPath, new NodeFileSystem());
+  const settings = new SettingsController(profiles, context.globalStorageUri, logger, models, codeIndexes, historyStore);
   const settingsPanel = new SettingsPanel(context.extensionUri, settings);
+  const openImport = () => settingsPanel.open("import");
   const welcome = new WelcomeSetup(context.globalState, context.secrets, profiles, logger);
   const notifications = new TaskNotifications({ logger, showChat: () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), focused: () => notificationFocus() });
   context.subscriptions.push(profiles, settings, settingsPanel, welcome, notifications);
@@ -110,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
   const mcpView = new McpController(mcp, logger);
   context.subscriptions.push(mcpView);
 
-  const history = new ChatHistory(new HistoryStore(vscode.Uri.joinPath(context.globalStorageUri, "tasks").fsPath, new NodeFileSystem()), logger);
+  const history = new ChatHistory(historyStore, logger);
   context.subscriptions.push(history);
   beforeExit = () => history.flushAll();
 
@@ -184,6 +190,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     vscode.commands.registerCommand("kiln.setApiKey", (key?: unknown, kind?: unknown) => setApiKey(context.secrets, logger, key, kind)),
     // An argument names the section to open at (the chat's Edit modes…); anything else opens the top.
     vscode.commands.registerCommand("kiln.openSettings", (section?: unknown) => void settingsPanel.open(SettingsSectionSchema.safeParse(section).data)),
+    vscode.commands.registerCommand("kiln.importFromAgents", openImport),
     vscode.commands.registerCommand("kiln.setUpProvider", async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       welcome.show();
@@ -198,6 +205,9 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     registerTerminalActions(sidebar, logger),
   );
   logger.info(`Kiln ${String(context.extension.packageJSON.version)} activated`);
+  // Users coming from Kilo, Roo, Zoo or Cline are offered their data once per agent found; tests ask for it themselves.
+  if (context.extensionMode === vscode.ExtensionMode.Production)
+    void offerImport(context.globalStorageUri, context.globalState, openImport).catch((err: unknown) => logger.warn(`import offer: ${String(err)}`));
 
   if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
   return {
@@ -209,6 +219,7 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     notifications,
     assumeFocusForTest: (focused) => (assumedFocus = focused),
     forgetWelcomeForTest: () => context.globalState.update(WELCOME_DONE_KEY, undefined),
+    offerImportForTest: () => offerImport(context.globalStorageUri, context.globalState, openImport),
     codeIndexState: () => codeIndexes.state,
     setSecretForTest: (kind, value) => (value === undefined ? context.secrets.delete(apiKeySecretName(kind)) : context.secrets.store(apiKeySecretName(kind), value)),
     globalStorageUri: context.globalStorageUri,

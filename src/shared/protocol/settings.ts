@@ -5,6 +5,7 @@ import { APPROVE_WORDS, type ApproveWord } from "../approveWords";
 import { AUTO_CONDENSE_PERCENT, BUDGET_MAX, OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, SHORTEN_RESULTS_AFTER, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
 import { parseMessage, type ParsedMessage } from "./parse";
 import { method, RequestEnvelopeSchema, type Done, type ResponseEnvelope } from "./requests";
+import { IMPORT_SOURCE_KINDS, type ImportSourceKind } from "../historyEntry";
 
 /**
  * The settings panel's protocol, apart from the chat's: a different page with its own messages.
@@ -332,6 +333,11 @@ export const SETTINGS_REQUESTS = {
    * and names a bad field. The key goes to SecretStorage: absent keeps the stored one, "" removes it.
    */
   "settings/setEmbedder": settingsRequest(EmbedderFormSchema),
+  /**
+   * What an import from another agent (one of SettingsState.imports) would bring over (`dryRun`),
+   * or brings over; the host reads the source again each time and only from the folder it detected.
+   */
+  "settings/importFrom": method<ImportSummaryView>()(z.object({ kind: z.enum(IMPORT_SOURCE_KINDS), dryRun: z.boolean() }).strict()),
 };
 export type SettingsRequests = typeof SETTINGS_REQUESTS;
 export type SettingsMethod = keyof SettingsRequests;
@@ -418,6 +424,34 @@ export interface RulesView {
   globalDir: string;
 }
 
+/** Another agent's data found on this machine (Kilo, Roo, Zoo, Cline): what the import section offers. */
+export interface ImportSourceView {
+  kind: ImportSourceKind;
+  label: string;
+  /** Its global storage folder, as found. */
+  path: string;
+}
+
+/** One kind of thing in an import: how many came (or would come) over, were there already, or were left out and why. */
+export interface ImportPartView {
+  imported: number;
+  alreadyThere: number;
+  /** At most the first 20, with `moreSkipped` counting the rest. */
+  skipped: { name: string; reason: string }[];
+  moreSkipped: number;
+}
+
+export interface ImportSummaryView {
+  kind: ImportSourceKind;
+  label: string;
+  dryRun: boolean;
+  modes: ImportPartView;
+  rules: ImportPartView;
+  mcp: ImportPartView;
+  tasks: ImportPartView;
+  notes: string[];
+}
+
 /** A skill the loader found (a folder with SKILL.md); `path` is workspace-relative for project skills. */
 export interface SkillView {
   id: string;
@@ -475,6 +509,8 @@ export interface SettingsState {
   options: OptionsView;
   rules: RulesView;
   skills: SkillsView;
+  /** Other agents' data found on this machine, to import. */
+  imports: ImportSourceView[];
   /** Problems in kiln.profiles, kiln.modeProfiles and the mode files; the rest keeps working. */
   errors: string[];
   /** Whether a folder is open (the project's .kilocodemodes lives in it). */
@@ -483,7 +519,7 @@ export interface SettingsState {
 }
 
 /** The page's sections, in order: the navigation's links and what "open at" names. */
-export const SETTINGS_SECTIONS = ["providers", "autoApprove", "options", "modes", "rules", "skills", "codeIndex"] as const;
+export const SETTINGS_SECTIONS = ["providers", "autoApprove", "options", "modes", "rules", "skills", "codeIndex", "import"] as const;
 export const SettingsSectionSchema = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSectionSchema>;
 

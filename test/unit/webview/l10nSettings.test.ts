@@ -88,6 +88,7 @@ function state(over: Partial<SettingsState> = {}): SettingsState {
       errors: [".claude/skills/broken/SKILL.md: not loaded as a skill: its front matter has no description"],
       globalDir: "/home/me/.storage/skills",
     },
+    imports: [{ kind: "roo", label: "Roo Code", path: "/home/me/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline" }],
     errors: [],
     hasWorkspace: true,
     codeIndex: { enabled: true, state: "off" },
@@ -111,6 +112,9 @@ const DATA = [
   ".kilocode/skills/release-notes",
   ".claude/skills/broken/SKILL.md: not loaded as a skill: its front matter has no description",
   "/home/me/.storage/skills",
+  // Another agent found to import from: its product name and folder.
+  "Roo Code",
+  "/home/me/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline",
   "/usr/bin/chromium",
   // The user's command prefixes, and the example base URL of a local server.
   ...APPROVE.allowed,
@@ -173,7 +177,7 @@ describe("the settings page in another language", () => {
     await act(() => answer(sentAs("settings/setActive")[0]!, { ok: true, message: "Saved the profile Local." }));
     expect(el(screen.getByTestId("settings-status")).textContent).toBe("Saved the profile Local.");
     expect(untranslated(root, isData)).toEqual([]);
-    expect(el(screen.getByTestId("settings-nav")).textContent).toBe("⟦Providers⟧⟦Auto-approve⟧⟦Limits and tools⟧⟦Modes⟧⟦Rules⟧⟦Skills⟧⟦Codebase index⟧");
+    expect(el(screen.getByTestId("settings-nav")).textContent).toBe("⟦Providers⟧⟦Auto-approve⟧⟦Limits and tools⟧⟦Modes⟧⟦Rules⟧⟦Skills⟧⟦Codebase index⟧⟦Import⟧");
   });
 
   it("providers: the list, the key boxes, the delete question and both editors", () => {

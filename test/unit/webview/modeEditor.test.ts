@@ -33,6 +33,7 @@ function show(modes: ModeView[] = [CODE, DOCS, ASK_GLOBAL], hasWorkspace = true)
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files: [], globalDir: "" },
     skills: { skills: [], errors: [], globalDir: "" },
+    imports: [],
     errors: [],
     hasWorkspace,
     codeIndex: { enabled: true, state: "off" },

@@ -29,6 +29,7 @@ function state(approve: Partial<AutoApproveView> = {}): SettingsState {
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files: [], globalDir: "" },
     skills: { skills: [], errors: [], globalDir: "" },
+    imports: [],
     errors: [],
     hasWorkspace: true,
     codeIndex: { enabled: true, state: "off" },

@@ -20,6 +20,7 @@ function state(codeIndex: CodeIndexView, hasWorkspace = true): SettingsState {
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files: [], globalDir: "" },
     skills: { skills: [], errors: [], globalDir: "" },
+    imports: [],
     errors: [],
     hasWorkspace,
     codeIndex,

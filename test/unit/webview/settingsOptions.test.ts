@@ -22,6 +22,7 @@ function state(options: Partial<OptionsView> = {}): SettingsState {
     options: { ...OPTION_DEFAULTS, workspaceFields: [], ...options },
     rules: { files: [], globalDir: "" },
     skills: { skills: [], errors: [], globalDir: "" },
+    imports: [],
     errors: [],
     hasWorkspace: true,
     codeIndex: { enabled: true, state: "off" },

@@ -23,6 +23,7 @@ const STATE: SettingsState = {
   codeIndex: { enabled: true, state: "off" },
   rules: { files: [], globalDir: "" },
   skills: { skills: [], errors: [], globalDir: "" },
+  imports: [],
 };
 
 describe("settings: deleting a profile", () => {

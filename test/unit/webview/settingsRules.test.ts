@@ -26,6 +26,7 @@ function state(files: RuleView[] = RULES, hasWorkspace = true): SettingsState {
     options: { ...OPTION_DEFAULTS, workspaceFields: [] },
     rules: { files, globalDir: "/home/me/.storage/rules" },
     skills: { skills: [], errors: [], globalDir: "" },
+    imports: [],
     errors: [],
     hasWorkspace,
     codeIndex: { enabled: true, state: "off" },

@@ -35,6 +35,7 @@ export async function run(): Promise<void> {
   require("./settingsOptions.test");
   require("./rules.test");
   require("./skills.test");
+  require("./agentImport.test");
   require("./mentions.test");
   require("./editorActions.test");
   require("./cardLinks.test");

@@ -9,6 +9,7 @@ import { OptionsSection } from "./OptionsSection";
 import { ProfilesSection } from "./ProfilesSection";
 import { RulesSection } from "./RulesSection";
 import { SkillsSection } from "./SkillsSection";
+import { ImportSection } from "./ImportSection";
 
 /** Each section's heading, by the name the host and the navigation use. */
 const SECTIONS: { section: SettingsSection; id: string }[] = [
@@ -19,6 +20,7 @@ const SECTIONS: { section: SettingsSection; id: string }[] = [
   { section: "rules", id: "ks-rules" },
   { section: "skills", id: "ks-skills" },
   { section: "codeIndex", id: "ks-code-index" },
+  { section: "import", id: "ks-import" },
 ];
 
 /** A section's name in the navigation; translated when drawn (the bundle is set after the modules load). */
@@ -38,6 +40,8 @@ function sectionTitle(section: SettingsSection): string {
       return l10n.t("Skills");
     case "codeIndex":
       return l10n.t("Codebase index");
+    case "import":
+      return l10n.t("Import");
   }
 }
 
@@ -99,6 +103,7 @@ export function SettingsApp({ model }: { model: SettingsModel }) {
       <RulesSection rules={state.rules} hasWorkspace={state.hasWorkspace} ask={model.ask} />
       <SkillsSection skills={state.skills} ask={model.ask} />
       <CodeIndexSection index={state.codeIndex} hasWorkspace={state.hasWorkspace} ask={model.ask} />
+      <ImportSection sources={state.imports} />
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import * as l10n from "@vscode/l10n";
 import * as vscode from "vscode";
 import type { Logger } from "../../../core/ports";
+import type { HistoryStore } from "../../../core/history/HistoryStore";
 import { modeText } from "../../../core/modes/modeText";
 import { DisposableStore, type Event } from "../../../shared/disposable";
 import { RequestError, type CheckedParamsOf, type Done } from "../../../shared/protocol/requests";
@@ -25,6 +26,7 @@ import { listModes, modeAsYaml, openModesFile } from "./modeFiles";
 import { affectsOptions, applyOptionChanges, readOptionsView } from "./optionEdits";
 import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
 import { affectsRules, createRuleFile, openRule, readRulesView, setRuleEnabled, watchRuleFiles } from "./ruleFiles";
+import { detectImportSources, importFromAgent } from "./agentImport";
 import { affectsSkills, openSkill, readSkillsView, setSkillEnabled, watchSkillFiles } from "./skillFiles";
 import { ModelLists } from "./modelLists";
 import { findProfile, providerOptionsOf } from "./profiles";
@@ -83,14 +85,23 @@ export class SettingsController implements vscode.Disposable {
     /** Shared with the chats' model pickers, so a list fetched in one shows at once in the other. */
     private readonly models: ModelLists = new ModelLists(store),
     private readonly codeIndex?: CodeIndexControls,
+    /** Where imported tasks go: the window's history, shared with the history view. */
+    private readonly history?: HistoryStore,
   ) {
     this.channel = new WebviewChannel({ name: "settings", logger, parse: parseSettingsMessage, onMessage: (message) => this.handle(message) });
     this.onDidPost = this.channel.onDidPost;
     this.requests = new RequestRouter(SETTINGS_REQUESTS, (response) => this.post(response), logger, "settings");
     this.requests.onRequest("settings/listModels", (params) => this.models.list(params));
+    this.requests.onRequest("settings/importFrom", async ({ kind, dryRun }) => {
+      if (!this.history) throw new RequestError(l10n.t("There is no task history in this window to import into."));
+      const summary = await importFromAgent(storage, this.history, kind, dryRun, logger);
+      // Imported modes and rules show in their sections at once.
+      if (!dryRun) void this.postState();
+      return summary;
+    });
     for (const method of Object.keys(SETTINGS_REQUESTS) as SettingsMethod[]) {
-      // Answered with a list, not a line for the status bar.
-      if (method === "settings/listModels") continue;
+      // Answered with a list or a summary, not a line for the status bar.
+      if (method === "settings/listModels" || method === "settings/importFrom") continue;
       this.requests.onRequest(method, async (params): Promise<Done> => {
         const outcome = await this.dispatch({ type: method, ...params } as SettingsAction);
         if (outcome && !outcome.ok) throw new RequestError(outcome.message, outcome.field);
@@ -176,6 +187,7 @@ export class SettingsController implements vscode.Disposable {
       rules: rules.view,
       // Its problems show in its own section, beside the skills they are about.
       skills: readSkillsView(this.storage),
+      imports: detectImportSources(this.storage),
       errors: [...profiles.errors, ...modes.errors, ...rules.errors],
       hasWorkspace: modes.hasWorkspace,
       codeIndex: this.codeIndex ? await this.codeIndex.view() : { enabled: false, state: "off" },

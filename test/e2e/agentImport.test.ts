@@ -1,0 +1,57 @@
+import { join } from "node:path";
+import type { Frame } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeRooStorage } from "../fixtures/rooStorage";
+import { openKilnView, openWorkbench, resultsDir, settingsFrame, shootSettingsSection, type Workbench } from "./workbench";
+
+/** A user coming from Roo Code: its data beside Kiln's in the editor's storage, offered at first start and imported from the settings page. */
+let workbench: Workbench;
+
+beforeAll(async () => {
+  workbench = await openWorkbench(
+    { "kiln.provider.kind": "openai-compatible", "kiln.provider.baseUrl": "http://127.0.0.1:9/v1", "kiln.provider.model": "unused" },
+    {},
+    { userData: (dir) => void writeRooStorage(join(dir, "User")) },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await workbench?.close();
+});
+
+const text = (frame: Frame, testId: string) => frame.$eval(`[data-testid="${testId}"]`, (e) => (e as HTMLElement).innerText);
+
+describe("importing from Roo Code", () => {
+  it("opening Kiln the first time offers it; Review import shows what would come over; Import brings it, and a second look finds it all here", async () => {
+    const page = workbench.page;
+    // A new user's first step: Kiln's icon in the activity bar, which starts the extension.
+    await openKilnView(page);
+    await page.waitForFunction(() => [...document.querySelectorAll(".notification-toast")].some((t) => (t as HTMLElement).innerText.includes("Kiln found Roo Code")), { timeout: 60_000 });
+    await page.screenshot({ path: join(resultsDir, "e2e-import-offer.png") });
+    const buttons = await page.$$(".notification-toast .monaco-button");
+    const labels = await Promise.all(buttons.map((b) => b.evaluate((e) => (e as HTMLElement).innerText.trim())));
+    await buttons[labels.indexOf("Review import")]!.click();
+
+    const settings = await settingsFrame(page);
+    await settings.waitForSelector('[data-testid="import-preview"]', { timeout: 30_000 });
+    const preview = await text(settings, "import-preview");
+    expect(preview).toContain("Modes: 2 to bring over, 1 left out");
+    expect(preview).toContain("MCP servers: 2 to bring over, 1 left out");
+    expect(preview).toContain("Tasks: 2 to bring over, 2 left out");
+    await settings.$eval('[data-testid="import-preview"] details', (d) => ((d as HTMLDetailsElement).open = true));
+    // Named inside the source's folder, with why.
+    const opened = await text(settings, "import-preview");
+    expect(opened).toContain('settings/custom_modes.yaml: mode "Broken Slug": slug: use letters, digits and dashes');
+    expect(opened).toContain("tasks/0b8c1d2e-4444-4bbb-8ccc-000000000004: api_conversation_history.json is missing");
+    expect(opened).not.toContain("user-data/User/globalStorage");
+
+    await settings.$eval('[data-testid="import-run"]', (b) => (b as HTMLElement).click());
+    await settings.waitForSelector('[data-testid="import-done"]', { timeout: 30_000 });
+    const done = await text(settings, "import-done");
+    expect(done).toContain("Modes: 2 brought over, 1 left out");
+    expect(done).toContain("Tasks: 2 brought over, 2 left out");
+    // The imported modes show in the Modes section at once.
+    await settings.waitForSelector('[data-testid="mode"][data-slug="reviewer"][data-scope="global"]', { timeout: 10_000 });
+    await shootSettingsSection(workbench, settings, "import-section", "e2e-import-settings");
+  });
+});
