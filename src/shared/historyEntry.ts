@@ -3,6 +3,8 @@ import { z } from "zod";
 /** The agents whose task history Kiln imports (src/core/import). */
 export const IMPORT_SOURCE_KINDS = ["kilo", "roo", "zoo", "cline"] as const;
 export type ImportSourceKind = (typeof IMPORT_SOURCE_KINDS)[number];
+/** Their product names, as their makers write them (the history view says where a task came from). */
+export const IMPORT_SOURCE_LABELS: Record<ImportSourceKind, string> = { kilo: "Kilo Code", roo: "Roo Code", zoo: "Zoo Code", cline: "Cline" };
 
 /** One task in the history list, as the index keeps it and the history view shows it. */
 export const HistoryEntrySchema = z.object({

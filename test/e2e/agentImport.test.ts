@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeRooStorage } from "../fixtures/rooStorage";
-import { openKilnView, openWorkbench, resultsDir, settingsFrame, shootSettingsSection, type Workbench } from "./workbench";
+import { kilnFrame, openKilnView, openWorkbench, resultsDir, runCommand, settingsFrame, shootSettingsSection, shootSidebar, type Workbench } from "./workbench";
 
 /** A user coming from Roo Code: its data beside Kiln's in the editor's storage, offered at first start and imported from the settings page. */
 let workbench: Workbench;
@@ -53,5 +53,26 @@ describe("importing from Roo Code", () => {
     // The imported modes show in the Modes section at once.
     await settings.waitForSelector('[data-testid="mode"][data-slug="reviewer"][data-scope="global"]', { timeout: 10_000 });
     await shootSettingsSection(workbench, settings, "import-section", "e2e-import-settings");
+  });
+
+  it("the history lists the imported tasks as from Roo Code; one opens with its messages, tool calls and completion", async () => {
+    const page = workbench.page;
+    await runCommand(page, "Kiln: Task History");
+    const frame = await kilnFrame(page);
+    await frame.waitForSelector('[data-testid="history-imported"]', { timeout: 30_000 });
+    const entries = await frame.$$eval('[data-testid="history-entry"]', (all) => all.map((e) => (e as HTMLElement).innerText));
+    const imported = entries.filter((e) => e.includes("from Roo Code"));
+    expect(imported).toHaveLength(2);
+    expect(imported.some((e) => e.startsWith("Add a greeting to the README"))).toBe(true);
+    await shootSidebar(page, "e2e-import-history.png");
+
+    const titles = await frame.$$('[data-testid="history-entry"] .history-title');
+    const labels = await Promise.all(titles.map((t) => t.evaluate((e) => (e as HTMLElement).innerText)));
+    await titles[labels.findIndex((l) => l.startsWith("Add a greeting to the README"))]!.click();
+    await frame.waitForFunction(() => document.querySelector('[data-testid="message-completion"]')?.textContent?.includes("Added a greeting to the README."), { timeout: 30_000 });
+    const chat = await frame.evaluate(() => document.body.innerText);
+    expect(chat).toContain("npm test");
+    expect(chat).toContain("README.md");
+    await shootSidebar(page, "e2e-import-task.png");
   });
 });

@@ -117,6 +117,8 @@ const PROTECTED = [
   /^\.kilocodeignore$/i,
   // Roo's, Cline's and the older rule and mode files Kiln reads in place (loadRules.ts, customModes.ts).
   /^\.roo(\/|$)/i,
+  // Kilo Code v7's folder: its agent files (.kilo/agents/*.md) are read in place as modes.
+  /^\.kilo(\/|$)/i,
   // Claude Code's folder: its skills are read in place, and its settings run hooks.
   /^\.claude(\/|$)/i,
   /^\.roomodes$/i,

@@ -4,6 +4,21 @@ import type { FileSystem } from "../ports/fileSystem";
 
 /** Where a workspace keeps its workflows, relative to its root. */
 export const COMMANDS_DIR = join(".kilocode", "commands");
+/**
+ * Every folder a workspace's workflows are read from, Kiln's first: Kilo's `.kilocode/workflows`,
+ * Roo's `.roo/commands` and Cline's `.clinerules/workflows` are read in place, so a project shared
+ * with their users keeps one copy. A name in an earlier folder wins.
+ */
+export const WORKFLOW_DIRS = [COMMANDS_DIR, join(".kilocode", "workflows"), join(".roo", "commands"), join(".clinerules", "workflows")] as const;
+
+/** The first of `dirs` holding `<name>.md`, with the workflow; undefined when none does. */
+export async function findWorkflow(fs: FileSystem, dirs: readonly string[], name: string): Promise<{ dir: string; workflow: Workflow } | undefined> {
+  for (const dir of dirs) {
+    const workflow = await readWorkflow(fs, dir, name);
+    if (workflow) return { dir, workflow };
+  }
+  return undefined;
+}
 /** A workflow's name: its file name without `.md`, typed after the slash. */
 export const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

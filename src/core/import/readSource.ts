@@ -1,13 +1,14 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { parseMcpConfig, type McpVars } from "../mcp/config";
 import { parseModesFile } from "../modes/customModes";
-import type { ModeInput } from "../modes/modeFileEdits";
+import { addKiloV7, readKiloV7 } from "./kiloV7";
+import { plannedMode } from "./plannedMode";
+import { readText } from "./readFiles";
 import { readTask } from "./readTask";
-import { SOURCES, type SourceKind } from "./sources";
+import { holdsKiloConfig, SOURCES, type SourceKind } from "./sources";
 import { ClineTaskHistorySchema, describeIssue, type SourceHistoryItem } from "./sourceFormats";
 import type { ImportPlan, PlannedMode, PlannedRule, PlannedServer, Skipped } from "./types";
-import { withoutBom } from "./textShape";
 
 /**
  * Reads a source's global storage (and its global rule folders under the home folder) into a plan:
@@ -20,6 +21,12 @@ export interface ReadOptions {
   home: string;
   /** A project folder: its MCP file (Roo's .roo/mcp.json) is read too. */
   workspace?: string;
+  /**
+   * Kilo Code v7's config folder (sources.ts kiloConfigDir: `$XDG_CONFIG_HOME/kilo`), read with
+   * the kilo source; by default `.config/kilo` under `home`. When the storage folder given is
+   * itself a v7 config folder, that one is read instead.
+   */
+  kiloConfigDir?: string;
 }
 
 /** Kiln reads these rule files (src/core/rules/loadRules.ts); others would be copied for nothing. */
@@ -32,16 +39,6 @@ const ANY_VARS: McpVars = { workspaceFolder: "/", env: {} };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-async function readText(path: string): Promise<{ text: string } | { missing: true } | { error: string }> {
-  try {
-    return { text: withoutBom(await readFile(path, "utf8")) };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { missing: true };
-    return { error: `${path} cannot be read (${code ?? String(err)})` };
-  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -66,18 +63,7 @@ async function readModes(kind: SourceKind, storageDir: string, skipped: Skipped[
     }
     const parsed = parseModesFile(read.text, path);
     for (const error of parsed.errors) skipped.push({ name: path, reason: error.startsWith(`${path}: `) ? error.slice(path.length + 2) : error });
-    return parsed.modes.map((mode) => {
-      const input: ModeInput = {
-        slug: mode.slug,
-        name: mode.name,
-        roleDefinition: mode.roleDefinition,
-        ...(mode.whenToUse !== undefined && { whenToUse: mode.whenToUse }),
-        ...(mode.description !== undefined && { description: mode.description }),
-        ...(mode.customInstructions !== undefined && { customInstructions: mode.customInstructions }),
-        groups: mode.groups,
-      };
-      return { slug: mode.slug, input, from: path };
-    });
+    return parsed.modes.map((mode) => plannedMode(mode, path));
   }
   return [];
 }
@@ -237,6 +223,12 @@ export async function readSource(kind: SourceKind, storageDir: string, options: 
     const lists: PlannedServer[][] = [];
     for (const file of info.projectMcpFiles) lists.push((await readServers(join(options.workspace, ...file.split("/")), plan.skipped.projectMcp)) ?? []);
     plan.projectMcp = firstByName(lists);
+  }
+  if (kind === "kilo") {
+    // A Kilo v7 user may have only this folder, or both it and v5's storage: both are read.
+    // Without a home folder there is no default to look in (a relative path would be the process's cwd).
+    const v7Dir = holdsKiloConfig(storageDir) ? storageDir : (options.kiloConfigDir ?? (options.home ? join(options.home, ".config", "kilo") : undefined));
+    if (v7Dir !== undefined) addKiloV7(plan, await readKiloV7(v7Dir), v7Dir);
   }
   await readTasks(kind, storageDir, plan);
   return plan;

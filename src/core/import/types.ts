@@ -2,6 +2,7 @@ import type { HistoryStore } from "../history/HistoryStore";
 import type { HistoryEntry } from "../history/types";
 import type { ModeInput } from "../modes/modeFileEdits";
 import type { FileSystem } from "../ports/fileSystem";
+import type { ProviderKind } from "../../shared/providerCatalog";
 import type { SourceKind } from "./sources";
 
 /** Something that was not imported, and why (named so a person can find it: a file, a server, a task folder). */
@@ -93,4 +94,50 @@ export interface ImportResult {
   /** Task names are Kiln's history ids; otherWorkspace counts the tasks left out by the workspace filter. */
   tasks: Outcome & { otherWorkspace: number };
   notes: string[];
+}
+
+/**
+ * A provider profile brought over from a settings export, in Kiln's terms and without any credential:
+ * the fields a Kiln profile has (src/shared/providerCatalog.ts), each host writing it its own way.
+ */
+export interface ImportedProfile {
+  /** The profile's name in the source, as the user wrote it. */
+  name: string;
+  kind: ProviderKind;
+  baseUrl?: string;
+  model?: string;
+  region?: string;
+  awsProfile?: string;
+  project?: string;
+  /** A path to a service account key file (Vertex): where a credential is, not the credential. */
+  keyFile?: string;
+  apiVersion?: string;
+  /** The source kept a credential with it (dropped here), or Kiln's provider cannot be called without one. */
+  needsKey: boolean;
+}
+
+/** What a settings export holds, read and checked; nothing written yet. */
+export interface ProfilesPlan {
+  /** The export that was read. */
+  file: string;
+  profiles: ImportedProfile[];
+  /** Profiles that cannot come over (an unknown provider, a bad field), and why. */
+  skipped: Skipped[];
+  /** The profile the source had selected, when it is one of `profiles`. */
+  current?: string;
+  /** Mode slug → profile name (as in `profiles`), where the source pinned a profile to a mode. */
+  modeProfiles: Record<string, string>;
+  notes: string[];
+}
+
+/** The profiles part of an import's result. Names are those written into Kiln's file. */
+export interface ProfilesOutcome extends Outcome {
+  /** Where they went (the CLI's config file). */
+  file: string;
+  /** The settings export they came from. */
+  settingsFile: string;
+  /** Profiles (imported or already there) whose key must be given to Kiln, since none was copied. */
+  needKey: string[];
+  /** Source name → the name written, for names Kiln's file does not allow as they are. */
+  renamed: Record<string, string>;
 }

@@ -73,6 +73,32 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
 ];
 
+/**
+ * Whether a field's name says it holds a credential: apiKey, token, clientSecret, password. A name
+ * that ends in another word (keyFile, apiKeyEnv) names where one is, and counted tokens (maxTokens)
+ * are no token.
+ */
+export function isCredentialName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const last = words.at(-1) ?? "";
+  return ["key", "keys", "apikey"].includes(last) || words.some((w) => ["token", "secret", "secrets", "password", "passwd", "passphrase", "credential", "credentials", "authorization"].includes(w));
+}
+
+/** The name of the credential shape a value has, if any; the value itself is never said. */
+export function credentialShape(value: string): string | undefined {
+  for (const shape of SECRET_SHAPES) {
+    shape.pattern.lastIndex = 0;
+    const found = shape.pattern.test(value);
+    shape.pattern.lastIndex = 0;
+    if (found) return shape.name;
+  }
+  return undefined;
+}
+
 /** `text` with every credential of a known shape replaced by `mark` (redact.ts passes [redacted]). */
 export function redactSecretShapes(text: string, mark: string): string {
   let out = text;

@@ -1,46 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import { readKiloAgentsFolder, KILO_AGENTS_FOLDER } from "./kiloAgents";
+import { modeSchema } from "./modeSchema";
 import { BUILTIN_MODES, type GroupEntry, type Mode } from "./modes";
 
-export const GROUP_NAMES = ["read", "edit", "command", "browser", "mcp"] as const;
-
-const groupSchema = z.union([
-  z.enum(GROUP_NAMES),
-  z.tuple([
-    z.enum(GROUP_NAMES),
-    z
-      .object({
-        fileRegex: z
-          .string()
-          .refine((pattern) => {
-            try {
-              new RegExp(pattern);
-              return true;
-            } catch {
-              return false;
-            }
-          }, "is not a valid regular expression")
-          .optional(),
-        description: z.string().optional(),
-      })
-      .strict(),
-  ]),
-]);
-
-export const modeSchema = z
-  .object({
-    slug: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9-]*$/, "use letters, digits and dashes"),
-    name: z.string().min(1),
-    roleDefinition: z.string().min(1),
-    whenToUse: z.string().optional(),
-    description: z.string().optional(),
-    customInstructions: z.string().optional(),
-    groups: z.array(groupSchema),
-    // Fields other tools write (e.g. source, iconName) are accepted and left alone.
-  })
-  .passthrough();
+// Where the mode rules live; re-exported for the modules that have always imported them from here.
+export { GROUP_NAMES, MODE_SLUG, modeSchema } from "./modeSchema";
 
 export interface ModesFileResult {
   modes: Mode[];
@@ -107,10 +73,18 @@ export function readModesFile(path: string): ModesFileResult {
   return parseModesFile(text, path);
 }
 
-/** The modes a new task can use: built-ins, the global file's, the project's `.roomodes` and `.kilocodemodes`. */
+/**
+ * The modes a new task can use: built-ins, then the global file's, the project's Kilo agent files
+ * (`.kilo/agents/*.md`, Kilo Code v7's format), `.roomodes` and `.kilocodemodes`. A later one with
+ * the same slug wins, so Kiln's own file overrides the formats it reads in place.
+ */
 export function loadModes(workspace: string, globalFile?: string): ModesFileResult {
   const global = globalFile ? readModesFile(globalFile) : { modes: [], errors: [] };
+  const kiloAgents = readKiloAgentsFolder(join(workspace, KILO_AGENTS_FOLDER));
   const roo = readModesFile(join(workspace, ROO_MODES_FILE));
   const project = readModesFile(join(workspace, PROJECT_MODES_FILE));
-  return { modes: mergeModes(global.modes, roo.modes, project.modes), errors: [...global.errors, ...roo.errors, ...project.errors] };
+  return {
+    modes: mergeModes(global.modes, kiloAgents.modes, roo.modes, project.modes),
+    errors: [...global.errors, ...kiloAgents.errors, ...roo.errors, ...project.errors],
+  };
 }

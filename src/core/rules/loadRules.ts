@@ -69,6 +69,8 @@ interface Walk {
   files: { path: string; size: number }[];
   errors: string[];
   full: boolean;
+  /** Folders inside rule folders that hold something else (Cline's .clinerules/workflows: slash commands). */
+  skip: Set<string>;
 }
 
 /** Adds a file, or every rule file under a folder (recursively, dotfiles and other extensions skipped). */
@@ -89,7 +91,7 @@ function collect(path: string, walk: Walk, depth = 0, inFolder = false): void {
     walk.files.push({ path, size: stat.size });
     return;
   }
-  if (!stat.isDirectory() || depth > MAX_DEPTH) return;
+  if (!stat.isDirectory() || depth > MAX_DEPTH || walk.skip.has(path)) return;
   let names: string[];
   try {
     names = readdirSync(path);
@@ -146,7 +148,7 @@ function groupsOf(where: RulesLocation, mode: string | undefined): Group[] {
  * project, and in each scope the general rules before the mode's; within a group, by path.
  */
 export function discoverRules(where: RulesLocation, mode?: string): { files: RuleFile[]; errors: string[] } {
-  const walk: Walk = { files: [], errors: [], full: false };
+  const walk: Walk = { files: [], errors: [], full: false, skip: new Set(where.workspace ? [join(where.workspace, ".clinerules", "workflows")] : []) };
   const files: RuleFile[] = [];
   for (const group of groupsOf(where, mode)) {
     const start = walk.files.length;

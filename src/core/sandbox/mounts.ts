@@ -70,7 +70,7 @@ export const SECRET_HOME_PATHS = [
  * creating one. One that is a link is protected where it leads; the link itself stays replaceable.
  */
 const PROTECTED_FOLDERS = [".vscode", ".kilocode"];
-const PROTECTED_IF_PRESENT = [".kilocodemodes", ".kilocodeignore", "AGENTS.md", ".kilocoderules", ".clinerules", ".roorules", ".roomodes", ".roo", ".claude", ".envrc", ".husky"];
+const PROTECTED_IF_PRESENT = [".kilocodemodes", ".kilocodeignore", "AGENTS.md", ".kilocoderules", ".clinerules", ".roorules", ".roomodes", ".roo", ".kilo", ".claude", ".envrc", ".husky"];
 const PROTECTED_IN_GIT = ["config", "modules"];
 
 function kindOf(path: string): "folder" | "file" | undefined {

@@ -11,6 +11,7 @@ import { MAX_TOOL_CALLS, REPLY_MAX_CHARS, TOOL_ARG_MAX_CHARS, type ReplyLimits }
 import { FIRST_REPLY_TIMEOUT_SECONDS, IDLE_TIMEOUT_SECONDS } from "../../core/llm/requestWatch";
 import { applyContextFlag, defaultContextArgs, isContextFlag, type ContextArgs } from "./contextArgs";
 import { isSourceKind, SOURCE_KINDS, type SourceKind } from "../../core/import/sources";
+import { hasSettingsExport, SETTINGS_EXPORT_SOURCES } from "../../core/import/providerProfiles";
 
 /** The settings a config file (configFile.ts) may also give: the flags and KILN_* variables win over it. */
 export type ConfigurableField = "kind" | "baseUrl" | "model" | ProviderOption | "reasoning" | "modelInfo" | "apiKeyEnv" | "mode" | "protocol" | "maxRequests" | "retries";
@@ -101,6 +102,8 @@ export interface CliArgs extends ContextArgs {
   importFrom?: SourceKind;
   /** import: --path, that agent's global storage folder (else found for a local VS Code). */
   importPath?: string;
+  /** import: --settings, a settings export (Roo, Kilo, Zoo) whose provider profiles go into the config file. */
+  importSettings?: string;
   /** import: --dry-run, say what would be imported and write nothing. */
   dryRun?: boolean;
 }
@@ -408,6 +411,9 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
       case "--path":
         args.importPath = value();
         break;
+      case "--settings":
+        args.importSettings = value();
+        break;
       case "--dry-run":
         args.dryRun = true;
         break;
@@ -458,9 +464,13 @@ export function parseFlags(argv: readonly string[], env: Record<string, string |
   if (args.indexPostgres !== undefined && args.noIndex) throw new UsageError("--index-postgres names where the codebase index is: drop --no-index");
   if (args.profile !== undefined && (command === "history" || command === "restore-checkpoint" || command === "index" || command === "import"))
     throw new UsageError("--profile is for run, chat, resume and models");
-  if (command !== "import" && (args.importFrom || args.importPath !== undefined || args.dryRun)) throw new UsageError("--from, --path and --dry-run are for kiln import");
+  if (command !== "import" && (args.importFrom || args.importPath !== undefined || args.importSettings !== undefined || args.dryRun))
+    throw new UsageError("--from, --path, --settings and --dry-run are for kiln import");
   if (command === "import") {
     if (!args.importFrom) throw new UsageError(`kiln import needs --from ${SOURCE_KINDS.join("|")}`);
+    if (args.importSettings !== undefined && !hasSettingsExport(args.importFrom)) {
+      throw new UsageError(`--settings reads a settings export of ${SETTINGS_EXPORT_SOURCES.join(", ")}; ${args.importFrom} writes none`);
+    }
     if (!args.historyDir) throw new UsageError("kiln import saves tasks to the history: drop --no-history");
     if (words.length > 0) throw new UsageError(`kiln import takes no text ("${words.join(" ")}"); --path DIR names the source's folder`);
   }

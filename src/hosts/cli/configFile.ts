@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import { resolveModelInfo } from "../../core/llm/models";
-import { SECRET_SHAPES } from "../../core/llm/secretShapes";
+import { credentialShape, isCredentialName } from "../../core/llm/secretShapes";
 import type { ApproveWord } from "../../core/approval/settings";
 import type { ToolProtocolSetting } from "../../core/prompts/system";
 import { FAMILY_OPTIONS, isProviderKind, PROVIDER_KINDS, PROVIDER_OPTIONS, providerEntry, type ProviderKind, type ProviderOption } from "../../shared/providerCatalog";
@@ -186,32 +186,6 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 const problemAt = (file: string, path: readonly PropertyKey[], message: string) => (path.length > 0 ? `${file}: ${formatPath(path)}: ${message}` : `${file}: ${message}`);
-
-/**
- * Whether a field's name says it holds a credential: apiKey, token, clientSecret, password. A name
- * that ends in another word (keyFile, apiKeyEnv) names where one is, and counted tokens (maxTokens)
- * are no token.
- */
-export function isCredentialName(name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  const last = words.at(-1) ?? "";
-  return ["key", "keys", "apikey"].includes(last) || words.some((w) => ["token", "secret", "secrets", "password", "passwd", "passphrase", "credential", "credentials", "authorization"].includes(w));
-}
-
-/** The credential shape a value has (secretShapes.ts), if any; the value itself is never said. */
-function credentialShape(value: string): string | undefined {
-  for (const shape of SECRET_SHAPES) {
-    shape.pattern.lastIndex = 0;
-    const found = shape.pattern.test(value);
-    shape.pattern.lastIndex = 0;
-    if (found) return shape.name;
-  }
-  return undefined;
-}
 
 /** Fields named like a key and values shaped like one, anywhere in the file. */
 function credentialProblems(value: unknown, path: PropertyKey[], found: { path: PropertyKey[]; message: string }[]): void {

@@ -18,14 +18,18 @@ export const USAGE = `Usage:
                                build or update the workspace's codebase index (what
                                codebase_search ranks), saved in --index-dir; --status says what
                                is saved and changes nothing, --rebuild indexes from nothing
-  kiln import --from kilo|roo|zoo|cline [--path DIR] [--workspace DIR] [--dry-run] [--json]
+  kiln import --from kilo|roo|zoo|cline [--path DIR] [--settings FILE] [--workspace DIR]
+              [--dry-run] [--json]
                                bring over that agent's global custom modes (into
                                ~/.kilocode/kiln/custom_modes.yaml), global rules (into
                                --global-rules), MCP servers (into ~/.kilocode/kiln/mcp_settings.json)
                                and task history; what is already there is kept, a second import
                                adds nothing. --path: its VS Code global storage folder (found for a
-                               local VS Code); --workspace: only that folder's tasks, and Roo's
-                               .roo/mcp.json into its .kilocode/mcp.json; --dry-run writes nothing
+                               local VS Code); --settings: a settings export of Kilo, Roo or Zoo
+                               (Export settings), whose provider profiles go into the config file
+                               without their keys (alone, when no storage is found); --workspace:
+                               only that folder's tasks, and Roo's .roo/mcp.json into its
+                               .kilocode/mcp.json; --dry-run writes nothing
   kiln restore-checkpoint COMMIT [--workspace DIR]
                                put the workspace's files back as they were at a checkpoint
                                (run and resume print one before each reply's edits)

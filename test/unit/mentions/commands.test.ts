@@ -49,6 +49,25 @@ describe("slash commands and workflow files", () => {
     const ran = await runSlashCommandTool.execute({ command: "review", args: "a.ts" }, { cwd: root, fs, signal: new AbortController().signal });
     expect(ran).toEqual({ kind: "result", text: "Workflow /review; follow these instructions:\n<workflow>\nReview a.ts.\n</workflow>" });
   });
+
+  it("run_slash_command also finds Kilo's, Roo's and Cline's workflow folders in place; Kiln's own folder wins a shared name", async () => {
+    const put = (rel: string, text: string) => {
+      mkdirSync(join(root, rel, ".."), { recursive: true });
+      writeFileSync(join(root, rel), text);
+    };
+    put(".kilocode/commands/review.md", "KILN review.");
+    put(".roo/commands/review.md", "ROO review.");
+    put(".roo/commands/triage.md", "Triage $ARGUMENTS.");
+    put(".kilocode/workflows/release.md", "Release it.");
+    put(".clinerules/workflows/deploy.md", "Deploy to $ARGUMENTS.");
+    const fs = new NodeFileSystem();
+    const run = (command: string, args?: string) => runSlashCommandTool.execute({ command, ...(args ? { args } : {}) }, { cwd: root, fs, signal: new AbortController().signal });
+    expect(await run("review")).toMatchObject({ text: expect.stringContaining("KILN review.") });
+    expect(await run("triage", "#12")).toMatchObject({ text: expect.stringContaining("Triage #12.") });
+    expect(await run("release")).toMatchObject({ text: expect.stringContaining("Release it.") });
+    expect(await run("deploy", "staging")).toMatchObject({ text: expect.stringContaining("Deploy to staging.") });
+    expect(await run("nope")).toMatchObject({ kind: "error", message: "there is no command /nope. Commands: /deploy, /release, /review, /triage." });
+  });
 });
 
 describe("the @ picker's file search", () => {

@@ -108,6 +108,13 @@ describe("rule discovery", () => {
     expect(texts("code", { disabled: ["project:.roo/rules/01-style.md"] })).toEqual([".kilocode/rules/kiln.md=kiln", ".roo/rules-code/tests.md=roo code rule"]);
   });
 
+  it("Cline's .clinerules/workflows holds slash commands, not rules", () => {
+    project(".clinerules/style.md", "style");
+    project(".clinerules/workflows/deploy.md", "Deploy steps.");
+    project(".clinerules/more/workflows/kept.md", "a deeper folder of that name is rules");
+    expect(ids("code")).toEqual(["project:.clinerules/more/workflows/kept.md", "project:.clinerules/style.md"]);
+  });
+
   it("a mode slug cannot reach outside the rules folders", () => {
     project(".kilocode/secret.md", "not a rule");
     project(".kilocode/rules-x/ok.md", "x");

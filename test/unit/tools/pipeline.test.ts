@@ -214,13 +214,15 @@ describe("tool pipeline", () => {
       ".ROO/skills/s/SKILL.md",
       ".claude/skills/s/SKILL.md",
       ".claude/settings.json",
+      ".kilo/agents/reviewer.md",
     ]) {
       asked.length = 0;
       await runToolCall(call("write_to_file", { path, content: "x" }), deps({ auto: new Set(["edit"]) }));
       expect(asked, path).toMatchObject([{ tool: "write_to_file", protectedPaths: [path] }]);
     }
     asked.length = 0;
-    for (const path of ["src/.roomodes.md", ".rooted/notes.md", "docs/clinerules.md"]) await runToolCall(call("write_to_file", { path, content: "x" }), deps({ auto: new Set(["edit"]) }));
+    for (const path of ["src/.roomodes.md", ".rooted/notes.md", "docs/clinerules.md", ".kilos/notes.md"])
+      await runToolCall(call("write_to_file", { path, content: "x" }), deps({ auto: new Set(["edit"]) }));
     expect(asked).toEqual([]);
   });
 

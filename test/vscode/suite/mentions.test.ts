@@ -106,6 +106,36 @@ describe("@ mentions and slash commands in the chat", () => {
     }
   });
 
+  it("Roo's .roo/commands and Cline's .clinerules/workflows are offered and run as / commands in place", async () => {
+    const api = await kiln();
+    mkdirSync(join(workspace, ".roo", "commands"), { recursive: true });
+    mkdirSync(join(workspace, ".clinerules", "workflows"), { recursive: true });
+    writeFileSync(join(workspace, ".roo", "commands", "triage.md"), "---\ndescription: Triage an issue\n---\nTriage issue $ARGUMENTS.\n");
+    writeFileSync(join(workspace, ".clinerules", "workflows", "deploy.md"), "Deploy to $ARGUMENTS, then report.\n");
+    try {
+      const listed: HostToWebview[] = [];
+      const listener = api.sidebar.onDidPost((m) => listed.push(m));
+      api.sidebar.receive({ type: "commands/list" });
+      const commands = await waitFor("the command list", () => listed.flatMap((m) => (m.type === "commands/list" ? [m.commands] : [])).at(-1)).finally(() => listener.dispose());
+      assert.deepEqual(
+        commands.filter((c) => c.name === "triage" || c.name === "deploy"),
+        [
+          { name: "triage", description: "Triage an issue", source: "project" },
+          { name: "deploy", description: "Workflow deploy.md", source: "project" },
+        ],
+      );
+      server.enqueue({ text: COMPLETE });
+      await exchange(api.sidebar, { type: "chat/send", text: "/deploy staging" });
+      assert.equal(lastUserText(server.requests.at(-1)!), "Deploy to staging, then report.");
+      // The workflow folder is not read as rules.
+      const system = (server.requests.at(-1)!.body.messages as { role: string; content: unknown }[])[0]!.content as string;
+      assert.doesNotMatch(system, /Deploy to \$ARGUMENTS/);
+    } finally {
+      rmSync(join(workspace, ".roo"), { recursive: true, force: true });
+      rmSync(join(workspace, ".clinerules"), { recursive: true, force: true });
+    }
+  });
+
   it("the @ picker's file search returns matching workspace files", async () => {
     const api = await kiln();
     const posted: HostToWebview[] = [];

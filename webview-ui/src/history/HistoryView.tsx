@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { useMemo, useState, useSyncExternalStore } from "react";
-import type { HistoryEntry } from "../../../src/shared/historyEntry";
+import { IMPORT_SOURCE_LABELS, type HistoryEntry } from "../../../src/shared/historyEntry";
 import { groupHistory } from "../../../src/shared/historyListing";
 import { send } from "../vscodeApi";
 import type { HistoryStore } from "./historyStore";
@@ -76,6 +76,7 @@ function Entry(props: { entry: HistoryEntry; current: boolean; confirming: boole
         {new Date(entry.updatedAt).toLocaleString()} · {entry.mode} · {entry.model} · {tokens === 1 ? l10n.t("1 token") : l10n.t("{0} tokens", tokens.toLocaleString())}
         {cost}
         {entry.status === "running" && ` · ${l10n.t("interrupted")}`}
+        {entry.importedFrom && <span data-testid="history-imported">{` · ${l10n.t("from {0}", IMPORT_SOURCE_LABELS[entry.importedFrom])}`}</span>}
       </div>
       <div className="history-actions">
         <button

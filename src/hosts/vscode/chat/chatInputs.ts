@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { BUILTIN_COMMANDS, findBuiltin } from "../../../core/commands/builtins";
-import { COMMANDS_DIR, fillArguments, parseSlashCommand, readWorkflow, workflowNames } from "../../../core/commands/workflows";
+import { fillArguments, parseSlashCommand, readWorkflow, WORKFLOW_DIRS, workflowNames } from "../../../core/commands/workflows";
 import { FileSearch, type PathEntry } from "../../../core/mentions/fileSearch";
 import { resolveMentions, type MentionHost } from "../../../core/mentions/resolve";
 import type { Logger } from "../../../core/ports";
@@ -115,10 +115,11 @@ export class ChatInputs {
     return undefined;
   }
 
-  /** The workspace's commands first: a project's workflow wins over a global one of the same name. */
+  /** The workspace's commands first (Kiln's folder, then the other agents'): a project's workflow wins over a global one of the same name. */
   private workflowDirs(): [string, "project" | "global"][] {
     const root = this.root();
-    return [...(root ? [[join(root, COMMANDS_DIR), "project"] as [string, "project"]] : []), [this.globalCommandsDir, "global"]];
+    const project = root ? WORKFLOW_DIRS.map((dir): [string, "project"] => [join(root, dir), "project"]) : [];
+    return [...project, [this.globalCommandsDir, "global"]];
   }
 
   private root(): string | undefined {

@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import type { HistoryStore } from "../../../core/history/HistoryStore";
 import { applyImport } from "../../../core/import/applyImport";
 import { readSource } from "../../../core/import/readSource";
-import { findStorage, SOURCE_KINDS, SOURCES, type SourceKind } from "../../../core/import/sources";
+import { findStorage, kiloConfigDir, SOURCE_KINDS, SOURCES, type SourceKind } from "../../../core/import/sources";
 import type { Outcome } from "../../../core/import/types";
 import type { Logger } from "../../../core/ports";
 import { NodeFileSystem } from "../../../platform/node/nodeFileSystem";
@@ -77,7 +77,7 @@ export async function importFromAgent(storage: vscode.Uri, history: HistoryStore
   const source = detectImportSources(storage).find((s) => s.kind === kind);
   if (!source) throw new Error(l10n.t("No {0} data was found on this machine.", SOURCES[kind].label));
   const files = new NodeFileSystem();
-  const plan = await readSource(kind, source.path, { home: process.env.HOME || process.env.USERPROFILE || "" });
+  const plan = await readSource(kind, source.path, { home: process.env.HOME || process.env.USERPROFILE || "", kiloConfigDir: kiloConfigDir(process.env, process.platform) });
   const result = await applyImport(
     plan,
     {
