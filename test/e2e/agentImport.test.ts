@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,12 +7,25 @@ import { kilnFrame, openKilnView, openWorkbench, resultsDir, runCommand, setting
 
 /** A user coming from Roo Code: its data beside Kiln's in the editor's storage, offered at first start and imported from the settings page. */
 let workbench: Workbench;
+/** A Roo "Export settings" file beside the user data, with a key that must not come over. */
+let exportFile = "";
+const KEY = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
 
 beforeAll(async () => {
   workbench = await openWorkbench(
     { "kiln.provider.kind": "openai-compatible", "kiln.provider.baseUrl": "http://127.0.0.1:9/v1", "kiln.provider.model": "unused" },
     {},
-    { userData: (dir) => void writeRooStorage(join(dir, "User")) },
+    {
+      userData: (dir) => {
+        writeRooStorage(join(dir, "User"));
+        exportFile = join(dir, "roo-code-settings.json");
+        const apiConfigs = {
+          Claude: { id: "c1", apiProvider: "anthropic", apiModelId: "claude-sonnet-4-5", apiKey: KEY },
+          "Local Qwen": { id: "q1", apiProvider: "openai", openAiBaseUrl: "http://localhost:8000/v1", openAiModelId: "qwen3-coder" },
+        };
+        writeFileSync(exportFile, JSON.stringify({ providerProfiles: { currentApiConfigName: "Claude", apiConfigs, modeApiConfigs: {} }, globalSettings: {} }));
+      },
+    },
   );
 }, 180_000);
 
@@ -52,6 +66,22 @@ describe("importing from Roo Code", () => {
     expect(done).toContain("Tasks: 2 brought over, 2 left out");
     // The imported modes show in the Modes section at once.
     await settings.waitForSelector('[data-testid="mode"][data-slug="reviewer"][data-scope="global"]', { timeout: 10_000 });
+    // Provider profiles from a settings export, picked in the editor's file dialog.
+    await settings.$eval('[data-testid="import-profiles-run"]', (b) => (b as HTMLElement).click());
+    const input = await page.waitForSelector(".quick-input-widget input", { visible: true, timeout: 20_000 });
+    // The dialog fills in a folder first; typing over it before then would be lost.
+    await page.waitForFunction(() => ((document.querySelector(".quick-input-widget input") as HTMLInputElement | null)?.value ?? "").length > 0, { timeout: 20_000 });
+    await input!.click({ clickCount: 3 });
+    await input!.type(exportFile);
+    await page.keyboard.press("Enter");
+    await settings.waitForSelector('[data-testid="import-profiles-done"]', { timeout: 20_000 }).catch(async (err: unknown) => {
+      await page.screenshot({ path: join(resultsDir, "e2e-import-profiles-failed.png") });
+      throw new Error(`${String(err)}; the section shows: ${await text(settings, "import-profiles")}`);
+    });
+    const profiles = await text(settings, "import-profiles-done");
+    expect(profiles).toContain("Profiles: 2 brought over");
+    expect(profiles).toContain("Set a key in Providers for: Claude");
+    expect(await settings.evaluate(() => document.body.innerText)).not.toContain("sk-ant-api03");
     await shootSettingsSection(workbench, settings, "import-section", "e2e-import-settings");
   });
 
@@ -70,9 +100,18 @@ describe("importing from Roo Code", () => {
     const labels = await Promise.all(titles.map((t) => t.evaluate((e) => (e as HTMLElement).innerText)));
     await titles[labels.findIndex((l) => l.startsWith("Add a greeting to the README"))]!.click();
     await frame.waitForFunction(() => document.querySelector('[data-testid="message-completion"]')?.textContent?.includes("Added a greeting to the README."), { timeout: 30_000 });
-    const chat = await frame.evaluate(() => document.body.innerText);
+    // textContent: cards scrolled out of view are not laid out, so innerText would skip them.
+    const chat = await frame.evaluate(() => document.body.textContent ?? "");
     expect(chat).toContain("npm test");
     expect(chat).toContain("README.md");
+    // Shot once the cards are laid out, not while the list is still being measured.
+    await frame.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="message-completion"]')?.getBoundingClientRect().height ?? 0) > 0 &&
+        (document.querySelector('[data-testid="message-user"]')?.getBoundingClientRect().height ?? 0) > 0,
+      { timeout: 10_000 },
+    );
+    await frame.waitForSelector('[data-testid="message-completion"]', { visible: true, timeout: 10_000 });
     await shootSidebar(page, "e2e-import-task.png");
   });
 });

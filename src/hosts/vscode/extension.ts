@@ -15,6 +15,7 @@ import { OutputLogger } from "./logger";
 import { readProviderSettings, resolveProviderConfig } from "./settings/providerConfig";
 import { workspaceSkills } from "./settings/skillFiles";
 import { offerImport } from "./settings/agentImport";
+import { importProfilesFromExport } from "./settings/profileImport";
 import { KILN, rawSetting, readSection, readSetting } from "./settings/kilnSettings";
 import { setUpWebview } from "./chat/webviewSetup";
 import { loadWorkspaceModes, toolboxFactory, workFolder, workspaceProblem } from "./chat/agentSetup";
@@ -191,6 +192,8 @@ export function activate(context: vscode.ExtensionContext): KilnTestApi | undefi
     // An argument names the section to open at (the chat's Edit modes…); anything else opens the top.
     vscode.commands.registerCommand("kiln.openSettings", (section?: unknown) => void settingsPanel.open(SettingsSectionSchema.safeParse(section).data)),
     vscode.commands.registerCommand("kiln.importFromAgents", openImport),
+    // With a file (tests, other extensions): its profiles are imported; the settings page asks with a dialog.
+    vscode.commands.registerCommand("kiln.importSettingsFile", (file?: unknown) => (file instanceof vscode.Uri ? importProfilesFromExport(profiles, file) : openImport())),
     vscode.commands.registerCommand("kiln.setUpProvider", async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       welcome.show();

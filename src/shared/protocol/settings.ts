@@ -338,6 +338,8 @@ export const SETTINGS_REQUESTS = {
    * or brings over; the host reads the source again each time and only from the folder it detected.
    */
   "settings/importFrom": method<ImportSummaryView>()(z.object({ kind: z.enum(IMPORT_SOURCE_KINDS), dryRun: z.boolean() }).strict()),
+  /** Asks the user for a Roo, Kilo or Zoo settings export (a file dialog) and imports its provider profiles; undefined when none was picked. */
+  "settings/importSettingsFile": method<ProfileImportView | undefined>()(z.object({}).strict()),
 };
 export type SettingsRequests = typeof SETTINGS_REQUESTS;
 export type SettingsMethod = keyof SettingsRequests;
@@ -439,6 +441,16 @@ export interface ImportPartView {
   /** At most the first 20, with `moreSkipped` counting the rest. */
   skipped: { name: string; reason: string }[];
   moreSkipped: number;
+}
+
+/** What a settings export's provider profiles became: names as written into kiln.profiles. */
+export interface ProfileImportView {
+  file: string;
+  imported: string[];
+  alreadyThere: string[];
+  skipped: { name: string; reason: string }[];
+  /** Profiles whose key is to be set (none is copied from an export). */
+  needKey: string[];
 }
 
 export interface ImportSummaryView {

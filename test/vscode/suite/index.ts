@@ -36,6 +36,7 @@ export async function run(): Promise<void> {
   require("./rules.test");
   require("./skills.test");
   require("./agentImport.test");
+  require("./profileImport.test");
   require("./mentions.test");
   require("./editorActions.test");
   require("./cardLinks.test");

@@ -1,6 +1,6 @@
 import * as l10n from "@vscode/l10n";
 import { useEffect, useState } from "react";
-import type { ImportPartView, ImportSourceView, ImportSummaryView } from "../../../src/shared/protocol/settings";
+import type { ImportPartView, ImportSourceView, ImportSummaryView, ProfileImportView } from "../../../src/shared/protocol/settings";
 import { settingsRequester } from "./api";
 
 type Loaded = { summary: ImportSummaryView } | { error: string } | undefined;
@@ -104,6 +104,57 @@ function Source({ source }: { source: ImportSourceView }) {
   );
 }
 
+/** Provider profiles come from a settings export the user picks (keys never come with them). */
+function ProfilesFromExport() {
+  const [result, setResult] = useState<{ view: ProfileImportView } | { error: string } | undefined>();
+  const [busy, setBusy] = useState(false);
+  const pick = async () => {
+    setBusy(true);
+    try {
+      const view = await settingsRequester.request("settings/importSettingsFile", {});
+      if (view) setResult({ view });
+    } catch (err) {
+      setResult({ error: err instanceof Error ? err.message : String(err) });
+    }
+    setBusy(false);
+  };
+  return (
+    <div className="ks-import-source" data-testid="import-profiles">
+      <h3>{l10n.t("Provider profiles")}</h3>
+      <p className="ks-muted">
+        {l10n.t("Roo Code, Kilo Code and Zoo Code keep provider profiles in their settings export (Settings, Export). Keys are never brought over: you set each one here after the import.")}
+      </p>
+      {result && "error" in result && (
+        <div className="ks-field-error" role="alert">
+          {result.error}
+        </div>
+      )}
+      {result && "view" in result && (
+        <div data-testid="import-profiles-done">
+          <ul className="ks-import-lines">
+            <li>
+              {l10n.t("Profiles: {0} brought over", result.view.imported.length)}
+              {result.view.alreadyThere.length > 0 && `, ${l10n.t("{0} already here", result.view.alreadyThere.length)}`}
+              {result.view.skipped.length > 0 && `, ${l10n.t("{0} left out", result.view.skipped.length)}`}
+            </li>
+            {result.view.needKey.length > 0 && <li>{l10n.t("Set a key in Providers for: {0}", result.view.needKey.join(", "))}</li>}
+            {result.view.skipped.map((s) => (
+              <li key={s.name} className="ks-wrap">
+                {s.name}: {s.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="ks-actions">
+        <button type="button" className="secondary" data-testid="import-profiles-run" disabled={busy} onClick={() => void pick()}>
+          {l10n.t("Import from a settings export…")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /**
  * Another agent's modes, rules, MCP servers and task history, brought over into Kiln's: each agent
  * found on this machine with what it would bring, read without changing anything, and Import.
@@ -124,6 +175,7 @@ export function ImportSection({ sources }: { sources: ImportSourceView[] }) {
       ) : (
         sources.map((source) => <Source key={source.kind} source={source} />)
       )}
+      <ProfilesFromExport />
     </section>
   );
 }

@@ -27,6 +27,7 @@ import { affectsOptions, applyOptionChanges, readOptionsView } from "./optionEdi
 import { deleteProfile, pinMode, saveProfile } from "./profileEdits";
 import { affectsRules, createRuleFile, openRule, readRulesView, setRuleEnabled, watchRuleFiles } from "./ruleFiles";
 import { detectImportSources, importFromAgent } from "./agentImport";
+import { importProfilesFromExport } from "./profileImport";
 import { affectsSkills, openSkill, readSkillsView, setSkillEnabled, watchSkillFiles } from "./skillFiles";
 import { ModelLists } from "./modelLists";
 import { findProfile, providerOptionsOf } from "./profiles";
@@ -99,9 +100,13 @@ export class SettingsController implements vscode.Disposable {
       if (!dryRun) void this.postState();
       return summary;
     });
+    this.requests.onRequest("settings/importSettingsFile", async () => {
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [l10n.t("Settings export")]: ["json"] }, title: l10n.t("A Roo, Kilo or Zoo settings export") });
+      return picked?.[0] ? importProfilesFromExport(store, picked[0]) : undefined;
+    });
     for (const method of Object.keys(SETTINGS_REQUESTS) as SettingsMethod[]) {
       // Answered with a list or a summary, not a line for the status bar.
-      if (method === "settings/listModels" || method === "settings/importFrom") continue;
+      if (method === "settings/listModels" || method === "settings/importFrom" || method === "settings/importSettingsFile") continue;
       this.requests.onRequest(method, async (params): Promise<Done> => {
         const outcome = await this.dispatch({ type: method, ...params } as SettingsAction);
         if (outcome && !outcome.ok) throw new RequestError(outcome.message, outcome.field);
