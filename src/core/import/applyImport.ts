@@ -155,7 +155,7 @@ async function applyTasks(plan: ImportPlan, targets: ImportTargets, dryRun: bool
   if (plan.tasks.length === 0) return result;
   const known = new Set((await targets.history.list()).entries.map((e) => e.id));
   for (const planned of plan.tasks) {
-    if (targets.workspace !== undefined && !samePath(planned.entry.workspace, targets.workspace)) {
+    if (targets.onlyWorkspaceTasks && targets.workspace !== undefined && !samePath(planned.entry.workspace, targets.workspace)) {
       result.otherWorkspace++;
       continue;
     }

@@ -69,8 +69,10 @@ export interface ImportTargets {
   /** The global MCP file (`{"mcpServers": {}}`). */
   mcpFile: string;
   history: HistoryStore;
-  /** Only tasks recorded in this folder, and the project's MCP servers into its .kilocode/mcp.json. */
+  /** The project's MCP servers (Roo's .roo/mcp.json) go into this folder's .kilocode/mcp.json. */
   workspace?: string;
+  /** Only the tasks recorded in `workspace` (the CLI's --workspace); the editor imports every task. */
+  onlyWorkspaceTasks?: boolean;
   /** Writes each file atomically (temp file + rename). */
   files: FileSystem;
 }

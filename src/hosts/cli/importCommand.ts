@@ -80,7 +80,7 @@ export async function runImportCommand(args: CliArgs, out: (text: string) => voi
           // Where `kiln run` reads global servers from: --mcp-config when given, else the default file.
           mcpFile: resolve(args.mcpConfig ?? args.globalMcpFile),
           history: new HistoryStore(args.historyDir!, files),
-          ...(workspace && { workspace }),
+          ...(workspace && { workspace, onlyWorkspaceTasks: true }),
           files,
         },
         { dryRun },

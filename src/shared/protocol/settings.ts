@@ -461,6 +461,8 @@ export interface ImportSummaryView {
   rules: ImportPartView;
   mcp: ImportPartView;
   tasks: ImportPartView;
+  /** The open folder's own servers from that agent (Roo's .roo/mcp.json), into its .kilocode/mcp.json. */
+  projectMcp?: ImportPartView;
   notes: string[];
 }
 

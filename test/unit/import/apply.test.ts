@@ -145,8 +145,10 @@ describe("import: applying what a source holds to Kiln's files", () => {
     expect(existsSync(join(fixture.project, ".kilocode", "mcp.json"))).toBe(true);
   });
 
-  it("with a workspace: only its tasks, and the project's .roo/mcp.json into its .kilocode/mcp.json", async () => {
-    const result = await importRoo(false, { workspace: fixture.project });
+  it("with a workspace: the project's .roo/mcp.json into its .kilocode/mcp.json, and all tasks unless only the workspace's are asked for", async () => {
+    const everyTask = await importRoo(true, { workspace: fixture.project });
+    expect([everyTask.tasks.imported.length, everyTask.tasks.otherWorkspace]).toEqual([2, 0]);
+    const result = await importRoo(false, { workspace: fixture.project, onlyWorkspaceTasks: true });
     expect(result.tasks.imported).toEqual([`roo-${ROO_TASKS.full.id}`]);
     expect(result.tasks.otherWorkspace).toBe(1);
     const file = join(fixture.project, ".kilocode", "mcp.json");

@@ -1,11 +1,11 @@
 import * as assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { KilnTestApi } from "../../../src/hosts/vscode/extension";
 import type { HostToWebview } from "../../../src/shared/protocol/messages";
 import type { ImportSummaryView } from "../../../src/shared/protocol/settings";
 import { ROO_TASKS, writeRooStorage } from "../../fixtures/rooStorage";
-import { kiln, toSettings, waitFor } from "./helpers";
+import { kiln, removeMcpConfig, toSettings, waitFor } from "./helpers";
 
 type HistoryState = Extract<HostToWebview, { type: "history/state" }>["state"];
 
@@ -28,6 +28,7 @@ async function importFrom(api: KilnTestApi, dryRun: boolean): Promise<ImportSumm
 
 describe("import from Roo Code in the real host", () => {
   let api: KilnTestApi;
+  const workspace = process.env.KILN_TEST_WORKSPACE!;
   // Roo's storage sits beside Kiln's, as the editor lays out its extensions' folders.
   let userDir: string;
   const made: string[] = [];
@@ -53,8 +54,10 @@ describe("import from Roo Code in the real host", () => {
       );
     }
   });
-  after(() => {
+  after(async () => {
     for (const path of made) rmSync(path, { recursive: true, force: true });
+    rmSync(join(workspace, ".roo"), { recursive: true, force: true });
+    await removeMcpConfig();
     for (const [path, text] of saved) {
       if (text === undefined) rmSync(path, { force: true });
       else writeFileSync(path, text);
@@ -79,7 +82,12 @@ describe("import from Roo Code in the real host", () => {
     );
     assert.equal((await historyState(api)).entries.filter((e) => e.importedFrom === "roo").length, 0, "a dry run imports no task");
 
+    // The open folder's .roo/mcp.json comes into its .kilocode/mcp.json.
+    mkdirSync(join(workspace, ".roo"), { recursive: true });
+    writeFileSync(join(workspace, ".roo", "mcp.json"), JSON.stringify({ mcpServers: { "project-db": { command: "npx", args: ["db-mcp"] } } }));
     const done = await importFrom(api, false);
+    assert.equal(done.projectMcp?.imported, 1);
+    assert.deepEqual(JSON.parse(readFileSync(join(workspace, ".kilocode", "mcp.json"), "utf8")), { mcpServers: { "project-db": { command: "npx", args: ["db-mcp"] } } });
     assert.equal(done.dryRun, false);
     assert.deepEqual([done.modes.imported, done.mcp.imported, done.tasks.imported], [2, 2, 2]);
     const modes = readFileSync(join(api.globalStorageUri.fsPath, "custom_modes.yaml"), "utf8");

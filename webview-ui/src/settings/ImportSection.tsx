@@ -22,6 +22,7 @@ function Summary({ summary }: { summary: ImportSummaryView }) {
     [l10n.t("Modes"), summary.modes],
     [l10n.t("Rule files"), summary.rules],
     [l10n.t("MCP servers"), summary.mcp],
+    ...(summary.projectMcp ? [[l10n.t("This project's MCP servers (into .kilocode/mcp.json)"), summary.projectMcp] as [string, ImportPartView]] : []),
     [l10n.t("Tasks"), summary.tasks],
   ];
   const lines = parts.flatMap(([label, part]) => partLine(label, part, summary.dryRun) ?? []);

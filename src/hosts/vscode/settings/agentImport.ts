@@ -77,7 +77,14 @@ export async function importFromAgent(storage: vscode.Uri, history: HistoryStore
   const source = detectImportSources(storage).find((s) => s.kind === kind);
   if (!source) throw new Error(l10n.t("No {0} data was found on this machine.", SOURCES[kind].label));
   const files = new NodeFileSystem();
-  const plan = await readSource(kind, source.path, { home: process.env.HOME || process.env.USERPROFILE || "", kiloConfigDir: kiloConfigDir(process.env, process.platform) });
+  // The open folder's own MCP file from that agent (Roo's .roo/mcp.json) comes into its .kilocode/mcp.json.
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const workspace = folder?.uri.scheme === "file" ? folder.uri.fsPath : undefined;
+  const plan = await readSource(kind, source.path, {
+    ...(workspace && { workspace }),
+    home: process.env.HOME || process.env.USERPROFILE || "",
+    kiloConfigDir: kiloConfigDir(process.env, process.platform),
+  });
   const result = await applyImport(
     plan,
     {
@@ -86,6 +93,7 @@ export async function importFromAgent(storage: vscode.Uri, history: HistoryStore
       mcpFile: vscode.Uri.joinPath(storage, GLOBAL_MCP_FILE).fsPath,
       history,
       files,
+      ...(workspace && { workspace }),
     },
     { dryRun },
   );
@@ -102,6 +110,7 @@ export async function importFromAgent(storage: vscode.Uri, history: HistoryStore
     rules: partOf(result.rules, source.path),
     mcp: partOf(result.mcp, source.path),
     tasks: partOf(result.tasks, source.path),
+    ...(result.projectMcp && { projectMcp: partOf(result.projectMcp, source.path) }),
     notes: result.notes,
   };
 }
