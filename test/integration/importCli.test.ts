@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliWithModelServer, runCli, xmlTurn } from "./cliProcess";
 import { ROO_TASKS, writeRooStorage } from "../fixtures/rooStorage";
+import { HistoryStore } from "../../src/core/history/HistoryStore";
+import { NodeFileSystem } from "../../src/platform/node/nodeFileSystem";
 
 const ctx = cliWithModelServer();
 
@@ -136,5 +138,23 @@ describe("kiln import", () => {
     // Resumed and saved again, it stays marked as brought over from Roo.
     expect(entries.filter((e) => e.id === XML_ID)).toEqual([expect.objectContaining({ status: "completed", importedFrom: "roo" })]);
     expect(entries.filter((e) => e.id === FULL_ID)).toHaveLength(1);
+  });
+
+  it("an imported task whose mode is not defined here resumes in code mode, and says so", { timeout: 60_000 }, async () => {
+    const { storage, env, kilnDir } = rooHome();
+    expect((await runCli(ctx.cli, ["import", "--from", "roo", "--path", storage], env)).code).toBe(0);
+    // As if its custom mode came over only in Roo: the history keeps a slug Kiln does not know.
+    const store = new HistoryStore(join(kilnDir, "tasks"), new NodeFileSystem());
+    const saved = await store.load(XML_ID);
+    await store.save({ ...saved, entry: { ...saved.entry, mode: "roo-only-mode" } });
+    ctx.server.clearQueue();
+    ctx.server.enqueue(xmlTurn("attempt_completion", { result: "Went on in Code." }));
+    const resumed = await runCli(ctx.cli, ["resume", XML_ID, "--provider", "openai", "--base-url", ctx.server.openaiBaseUrl, "--workspace", mkdtempSync(join(tmpdir(), "kiln-import-ws-")), "Go on"], {
+      ...env,
+      OPENAI_API_KEY: "sk-i",
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('the task\'s mode "roo-only-mode" is not defined here; it goes on in code mode');
+    expect(resumed.stdout).toContain("Went on in Code.");
   });
 });

@@ -184,26 +184,33 @@ async function applyTasks(plan: ImportPlan, targets: ImportTargets, dryRun: bool
   return result;
 }
 
+/**
+ * One part of the import; a failure to write its file (a full disk, a folder not writable) is that
+ * part's, reported with the file, and the other parts still come over. Each part writes its file
+ * once, at its end, so a failed part leaves its file as it was.
+ */
+async function part<T extends Outcome>(where: string, made: T, run: (into: T) => Promise<unknown>): Promise<T> {
+  try {
+    await run(made);
+  } catch (err) {
+    made.skipped.push({
+      name: where,
+      reason: `could not be written (${(err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err))}); the rest of this part was not imported`,
+    });
+  }
+  return made;
+}
+
 export async function applyImport(plan: ImportPlan, targets: ImportTargets, options: { dryRun: boolean }): Promise<ImportResult> {
   const { dryRun } = options;
-  const mcp = { ...outcome(), file: targets.mcpFile };
-  mcp.skipped.push(...plan.skipped.mcp);
-  await applyServers(plan.mcp, targets.mcpFile, targets, dryRun, mcp);
+  const mcp = await part(targets.mcpFile, { ...outcome(), file: targets.mcpFile, skipped: [...plan.skipped.mcp] }, (into) => applyServers(plan.mcp, targets.mcpFile, targets, dryRun, into));
   let projectMcp: ImportResult["projectMcp"];
   if (targets.workspace !== undefined) {
-    projectMcp = { ...outcome(), file: join(targets.workspace, ".kilocode", "mcp.json") };
-    projectMcp.skipped.push(...plan.skipped.projectMcp);
-    await applyServers(plan.projectMcp, projectMcp.file, targets, dryRun, projectMcp);
+    const file = join(targets.workspace, ".kilocode", "mcp.json");
+    projectMcp = await part(file, { ...outcome(), file, skipped: [...plan.skipped.projectMcp] }, (into) => applyServers(plan.projectMcp, file, targets, dryRun, into));
   }
-  return {
-    source: plan.source,
-    storageDir: plan.storageDir,
-    dryRun,
-    modes: { ...(await applyModes(plan, targets, dryRun)), file: targets.modesFile },
-    rules: { ...(await applyRules(plan, targets, dryRun)), folder: targets.rulesDir },
-    mcp,
-    ...(projectMcp && { projectMcp }),
-    tasks: await applyTasks(plan, targets, dryRun),
-    notes: [...plan.notes],
-  };
+  const modes = await part(targets.modesFile, { ...outcome(), file: targets.modesFile }, async (into) => Object.assign(into, await applyModes(plan, targets, dryRun)));
+  const rules = await part(targets.rulesDir, { ...outcome(), folder: targets.rulesDir }, async (into) => Object.assign(into, await applyRules(plan, targets, dryRun)));
+  const tasks = await part(targets.history.root, { ...outcome(), otherWorkspace: 0 }, async (into) => Object.assign(into, await applyTasks(plan, targets, dryRun)));
+  return { source: plan.source, storageDir: plan.storageDir, dryRun, modes, rules, mcp, ...(projectMcp && { projectMcp }), tasks, notes: [...plan.notes] };
 }

@@ -8,6 +8,7 @@ import { readText } from "./readFiles";
 import { readTask } from "./readTask";
 import { holdsKiloConfig, SOURCES, type SourceKind } from "./sources";
 import { ClineTaskHistorySchema, describeIssue, type SourceHistoryItem } from "./sourceFormats";
+import { jsonProblem } from "../files/jsonProblem";
 import type { ImportPlan, PlannedMode, PlannedRule, PlannedServer, Skipped } from "./types";
 
 /**
@@ -27,7 +28,15 @@ export interface ReadOptions {
    * itself a v7 config folder, that one is read instead.
    */
   kiloConfigDir?: string;
+  /**
+   * Also copy Kilo's own global rules (~/.kilocode/rules*): the CLI reads them in place, but the
+   * editor keeps its global rules in its storage, so there they must be imported.
+   */
+  kiloRules?: boolean;
 }
+
+/** Kilo Code v5's global rule folder, the CLI's own default (src/hosts/cli/main.ts). */
+const KILO_RULE_DIRS = [".kilocode/rules"] as const;
 
 /** Kiln reads these rule files (src/core/rules/loadRules.ts); others would be copied for nothing. */
 const RULE_EXTENSIONS = /\.(md|markdown|txt)$/i;
@@ -129,10 +138,13 @@ async function ruleFilesIn(folder: string, skipped: Skipped[], shownAs: string):
   return found;
 }
 
-async function readRules(kind: SourceKind, home: string, skipped: Skipped[]): Promise<PlannedRule[]> {
+async function readRules(kind: SourceKind, options: ReadOptions, skipped: Skipped[]): Promise<PlannedRule[]> {
   const info = SOURCES[kind];
+  const home = options.home;
+  // Without a home folder a relative path would resolve against the working folder: nothing to read.
+  if (!home) return [];
   const byName = new Map<string, PlannedRule>();
-  for (const dir of info.globalRuleDirs ?? []) {
+  for (const dir of kind === "kilo" && options.kiloRules ? KILO_RULE_DIRS : (info.globalRuleDirs ?? [])) {
     const folder = join(home, ...dir.split("/"));
     const base = basename(folder);
     const folders: { path: string; mode?: string }[] = [{ path: folder }];
@@ -169,7 +181,7 @@ async function clineTaskList(storageDir: string, notes: string[]): Promise<Map<s
   try {
     data = JSON.parse(read.text);
   } catch (err) {
-    notes.push(`${path} is not valid JSON (${err instanceof Error ? err.message : String(err)}); tasks are imported without it`);
+    notes.push(`${path} is not valid JSON (${jsonProblem(err, read.text)}); tasks are imported without it`);
     return new Map();
   }
   const parsed = ClineTaskHistorySchema.safeParse(data);
@@ -217,7 +229,7 @@ export async function readSource(kind: SourceKind, storageDir: string, options: 
   };
   const info = SOURCES[kind];
   plan.modes = await readModes(kind, storageDir, plan.skipped.modes);
-  plan.rules = await readRules(kind, options.home, plan.skipped.rules);
+  plan.rules = await readRules(kind, options, plan.skipped.rules);
   plan.mcp = (await readServers(join(storageDir, ...info.mcpFile.split("/")), plan.skipped.mcp)) ?? [];
   if (options.workspace && info.projectMcpFiles) {
     const lists: PlannedServer[][] = [];

@@ -7,6 +7,7 @@ import { convertApiMessages, DamagedMessage, workspaceFromEnvironment } from "./
 import { convertUiMessages } from "./convertChat";
 import { SOURCES, type SourceKind } from "./sources";
 import { describeIssue, SourceApiMessagesSchema, SourceHistoryItemSchema, SourceTaskMetadataSchema, SourceUiMessagesSchema, type SourceHistoryItem, type SourceTaskMetadata } from "./sourceFormats";
+import { jsonProblem } from "../files/jsonProblem";
 import { withoutBom } from "./textShape";
 
 /**
@@ -44,7 +45,7 @@ async function readJson<T>(path: string, name: string, schema: z.ZodType<T>): Pr
   try {
     data = JSON.parse(withoutBom(text));
   } catch (err) {
-    return { ok: false, missing: false, reason: `${name} is not valid JSON (${err instanceof Error ? err.message : String(err)})` };
+    return { ok: false, missing: false, reason: `${name} is not valid JSON (${jsonProblem(err, withoutBom(text))})` };
   }
   const parsed = schema.safeParse(data);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, missing: false, reason: `${name}: ${describeIssue(parsed.error)}` };

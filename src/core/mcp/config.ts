@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
+import { jsonProblem } from "../files/jsonProblem";
 import type { McpConfigResult, McpServerConfig, McpTransport } from "./types";
 
 /**
@@ -101,16 +102,6 @@ function fileError(message: string): McpFileResult {
 }
 
 /** V8 gives "at position N" (Node 20) or adds the line and column (Node 22+); people read lines. */
-function jsonProblem(error: unknown, text: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const match = /at position (\d+)/.exec(message);
-  if (!match || /line \d+/.test(message)) return message;
-  const before = text.slice(0, Number(match[1]));
-  const line = before.split("\n").length;
-  const column = before.length - before.lastIndexOf("\n");
-  return message.replace(match[0], `at line ${line}, column ${column}`);
-}
-
 function parseServer(name: string, entry: unknown, source: McpSource, vars: McpVars, report: (problem: string) => void): McpServerConfig | undefined {
   if (!isObject(entry)) {
     report('must be an object with a "command" or a "url"');

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { readStart } from "../files/readStart";
@@ -174,10 +174,12 @@ function listFiles(folder: string, prefix: string, out: string[], depth: number)
     const path = join(folder, name);
     let stat;
     try {
-      stat = statSync(path);
+      // Links are not followed: one to a home folder would hand the model its file names.
+      stat = lstatSync(path);
     } catch {
       continue;
     }
+    if (stat.isSymbolicLink()) continue;
     const rel = prefix ? `${prefix}/${name}` : name;
     if (stat.isDirectory()) {
       if (depth < MAX_DEPTH && listFiles(path, rel, out, depth + 1)) return true;

@@ -78,7 +78,12 @@ function makeTask(args: CliArgs, apiKey: string | undefined, mcp: McpHub | undef
   // The global file holds the modes `kiln import` brought over; the project's own win over it.
   const loaded = loadModes(workspace, args.globalModesFile);
   for (const error of loaded.errors) printErr(`kiln: ${error}\n`);
-  const mode = findMode(args.mode, loaded.modes);
+  let mode = findMode(args.mode, loaded.modes);
+  // A resumed task whose mode is gone (an imported task's custom mode, a deleted one) goes on in Code, and says so.
+  if (!mode && saved && saved.entry.mode === args.mode) {
+    printErr(`kiln: the task's mode "${args.mode}" is not defined here; it goes on in code mode\n`);
+    mode = findMode("code", loaded.modes);
+  }
   if (!mode) throw new UsageError(`--mode: no mode "${args.mode}" (use ${loaded.modes.map((m) => m.slug).join(", ")})`);
   const sandbox = cliSandbox(args, workspace, (line) => printErr(`kiln: ${line}\n`));
   const toolbox = createToolbox({

@@ -135,6 +135,17 @@ describe("import: applying what a source holds to Kiln's files", () => {
     expect({ ...dry, dryRun: false }).toEqual(real);
   });
 
+  it("a file that cannot be written is that part's failure, named with why; the other parts still come over", async () => {
+    // The modes file's folder is a file: no write can succeed there.
+    const blocked = join(root, "blocked");
+    writeFileSync(blocked, "not a folder");
+    const result = await importRoo(false, { modesFile: join(blocked, "custom_modes.yaml") });
+    expect(result.modes.imported).toEqual([]);
+    expect(result.modes.skipped).toEqual([{ name: join(blocked, "custom_modes.yaml"), reason: expect.stringMatching(/^could not be written \((ENOTDIR|EEXIST|ENOENT)\)/) }]);
+    expect(result.mcp.imported).toEqual(["weather", "docs"]);
+    expect(result.tasks.imported).toHaveLength(2);
+  });
+
   it("never writes the source: its files keep their bytes and times", async () => {
     const projectMcp = join(fixture.project, ".roo", "mcp.json");
     const before = { ...snapshot(fixture.storage), ...snapshot(fixture.home), [projectMcp]: snapshot(join(fixture.project, ".roo"))[projectMcp] };
@@ -188,5 +199,17 @@ describe("import: Cline's and Kilo's own layouts", () => {
     expect(result.modes.imported).toEqual(["translator"]);
     expect(result.rules).toMatchObject({ imported: [], skipped: [] });
     expect(parseModesFile(readFileSync(join(dir, "custom_modes.yaml"), "utf8"), "f").modes[0]).toMatchObject({ slug: "translator", groups: ["read", ["edit", { fileRegex: "\\.json$" }]] });
+  });
+
+  it("Kilo in the editor: its ~/.kilocode/rules and rules-<mode> are copied, since the editor keeps global rules in its storage", async () => {
+    const dir = join(root, "kiln");
+    const source = writeKiloStorage(root);
+    mkdirSync(join(source.home, ".kilocode", "rules"), { recursive: true });
+    mkdirSync(join(source.home, ".kilocode", "rules-code"), { recursive: true });
+    writeFileSync(join(source.home, ".kilocode", "rules", "style.md"), "Use tabs.\n");
+    writeFileSync(join(source.home, ".kilocode", "rules-code", "tests.md"), "Test first.\n");
+    const result = await applyImport(await readSource("kilo", source.storage, { home: source.home, kiloRules: true }), targetsIn(dir), { dryRun: false });
+    expect(result.rules.imported).toEqual(["rules/style.md", "rules-code/tests.md"]);
+    expect(readFileSync(join(dir, "rules-code", "tests.md"), "utf8")).toBe("Test first.\n");
   });
 });

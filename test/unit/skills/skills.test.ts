@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -101,6 +101,8 @@ describe("loading a skill", () => {
     put(join(folder, "scripts/fill.py"), "print('fill')");
     put(join(folder, "reference.md"), "fields");
     put(join(folder, ".cache/x"), "hidden");
+    // A link out of the folder is not listed: it could lead anywhere.
+    symlinkSync(workspace, join(folder, "elsewhere"));
     const [skill] = discoverSkills({ workspace }).skills;
     const loaded = loadSkill(skill!);
     expect(loaded.body).toBe("Run scripts/fill.py with the form.");

@@ -84,6 +84,8 @@ export async function importFromAgent(storage: vscode.Uri, history: HistoryStore
     ...(workspace && { workspace }),
     home: process.env.HOME || process.env.USERPROFILE || "",
     kiloConfigDir: kiloConfigDir(process.env, process.platform),
+    // The editor's global rules live in its storage, not ~/.kilocode/rules: Kilo's are copied there.
+    kiloRules: true,
   });
   const result = await applyImport(
     plan,
