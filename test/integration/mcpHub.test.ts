@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { STABLE_CONNECTION_MS, type ReconnectClock } from "../../src/core/mcp/connection";
 import { McpHub } from "../../src/core/mcp/McpHub";
 import type { McpServerConfig, McpServerView } from "../../src/core/mcp/types";
 import { silentLogger } from "../fixtures/silentLogger";
@@ -84,9 +85,32 @@ const view = (name: string): McpServerView | undefined => hub.servers().find((s)
 const connected = (name: string) => waitFor(`${name} connected`, () => view(name)?.state === "connected" && view(name));
 const pidTool = async (name: string) => Number((await hub.callTool(name, "pid", {})).text);
 
-function newHub(): McpHub {
-  hub = new McpHub({ logger: silentLogger, roots: () => [root], clientInfo: { name: "kiln-test", version: "0.0.0" } });
+function newHub(clock?: ReconnectClock): McpHub {
+  hub = new McpHub({ logger: silentLogger, roots: () => [root], clientInfo: { name: "kiln-test", version: "0.0.0" }, ...(clock && { clock }) });
   return hub;
+}
+
+/** A clock for the reconnect backoff that moves only when the test says: retries wait until run. */
+class ManualClock implements ReconnectClock {
+  time = 0;
+  readonly waiting: { ms: number; fn: () => void }[] = [];
+  now = () => this.time;
+  after = (ms: number, fn: () => void) => {
+    const entry = { ms, fn };
+    this.waiting.push(entry);
+    return () => {
+      const i = this.waiting.indexOf(entry);
+      if (i >= 0) this.waiting.splice(i, 1);
+    };
+  };
+  /** Lets the one pending retry happen, as if its delay had passed; returns that delay. */
+  runRetry(): number {
+    expect(this.waiting).toHaveLength(1);
+    const entry = this.waiting.shift()!;
+    this.time += entry.ms;
+    entry.fn();
+    return entry.ms;
+  }
 }
 
 afterEach(async () => {
@@ -210,6 +234,47 @@ describe("stdio connections (fixture server)", () => {
     expect(after).not.toBe(before);
     expect(view("fx")?.log.some((l) => l.includes("retrying"))).toBe(true);
   }, 30_000);
+
+  it("backs off further each time a server crashes right after connecting, and starts over once one stays up", async () => {
+    const clock = new ManualClock();
+    newHub(clock);
+    await hub.update([fixtureServer("fx")]);
+    await connected("fx");
+    const crashAndWait = async (upForMs: number) => {
+      clock.time += upForMs;
+      const pid = hub.pidOf("fx");
+      await hub.callTool("fx", "crash", {});
+      const v = await waitFor("error state", () => view("fx")?.state === "error" && view("fx"));
+      await waitFor("the retry to be scheduled", () => clock.waiting.length === 1);
+      return { error: v.error ?? "", pid };
+    };
+    const errors: string[] = [];
+    const delays: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { error, pid } = await crashAndWait(0);
+      errors.push(error);
+      delays.push(clock.runRetry());
+      await waitFor("reconnect", () => view("fx")?.state === "connected" && hub.pidOf("fx") !== pid);
+    }
+    expect(delays).toEqual([1_000, 2_000, 4_000, 8_000]);
+    // The card and the model both read why the server is down and when the next try is.
+    expect(errors[0]).toBe("connection closed (retrying in 1 s)");
+    expect(errors[3]).toBe("connection closed (failed 4 times in a row; retrying in 8 s)");
+    await crashAndWait(0);
+    await expect(hub.callTool("fx", "pid", {})).rejects.toThrow("is not connected: connection closed (failed 5 times in a row; retrying in 16 s)");
+    expect(clock.runRetry()).toBe(16_000);
+    await waitFor("reconnect", () => view("fx")?.state === "connected");
+
+    // Up a little less than the minimum: still counts as a crash in a row (capped at 30 s).
+    expect((await crashAndWait(STABLE_CONNECTION_MS - 1)).error).toBe("connection closed (failed 6 times in a row; retrying in 30 s)");
+    expect(clock.runRetry()).toBe(30_000);
+    await waitFor("reconnect", () => view("fx")?.state === "connected");
+
+    // A connection that stayed up long enough earns a fresh start: 1 s again.
+    expect((await crashAndWait(STABLE_CONNECTION_MS)).error).toBe("connection closed (retrying in 1 s)");
+    expect(clock.runRetry()).toBe(1_000);
+    await waitFor("reconnect", () => view("fx")?.state === "connected");
+  }, 60_000);
 
   it("reconnects only the server whose entry changed; disabled servers have no process", async () => {
     newHub();

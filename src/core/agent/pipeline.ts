@@ -8,6 +8,7 @@ import type { ApprovalCategory, ToolGroup } from "../tools/groups";
 import { TOOL_RESULT_MAX_CHARS } from "../../shared/limits";
 import { redactToolResult } from "../llm/redact";
 import { closeCutBlocks } from "../prompts/untrusted";
+import { hasUsableServers } from "../prompts/mcpSection";
 import { coerceArgs } from "../tools/params";
 import { resolvePath, resolveRealPath, type ResolvedPath } from "../tools/paths";
 import { ignoreRulesOf, type IgnoreRules } from "../workspace/ignore";
@@ -291,7 +292,11 @@ export async function runToolCall(block: ToolUseBlock, deps: PipelineDeps): Prom
   if (block.partial) return fail("invalid_args", `the call to ${block.name} was cut off before it was complete, so it was not run. Send it again in full.`);
   block = deps.translate?.(block) ?? block;
   const tool = deps.registry.get(block.name);
-  const available = toolsForMode(deps.mode, deps.registry.list()).map((t) => t.name);
+  // The tools the refusals name; the MCP ones only while a server can take them, as in the prompt.
+  const mcpUsable = hasUsableServers(deps.context.mcp?.servers());
+  const available = toolsForMode(deps.mode, deps.registry.list())
+    .filter((t) => t.group !== "mcp" || mcpUsable)
+    .map((t) => t.name);
   if (!tool) return fail("not_found", `there is no tool named "${block.name}". Available tools: ${available.join(", ")}.`);
   const coerced = coerceArgs(tool.params, block.params);
   if (!coerced.ok) return fail("invalid_args", `${block.name} was called with invalid parameters:\n- ${coerced.errors.join("\n- ")}`);

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Emitter, type Event } from "../../shared/disposable";
 import type { Logger } from "../ports";
-import { McpConnection, errorText } from "./connection";
+import { McpConnection, errorText, type ReconnectClock } from "./connection";
 import { formatResourceResult, formatToolResult } from "./format";
 import { McpRequestRefused, type McpClientRequests } from "./requests";
 import type { McpCallHooks, McpCallResult, McpHubApi, McpServerConfig, McpServerView } from "./types";
@@ -13,6 +13,8 @@ export interface McpHubOptions {
   clientInfo: { name: string; version: string };
   /** Who answers servers' sampling and elicitation requests; without it neither is declared. */
   requests?: McpClientRequests;
+  /** Times the reconnect backoff; the system clock by default (tests pass their own). */
+  clock?: ReconnectClock;
 }
 
 /**
@@ -74,6 +76,7 @@ export class McpHub implements McpHubApi {
         roots: this.options.roots,
         clientInfo: this.options.clientInfo,
         requests: () => this.requestsFor(name),
+        ...(this.options.clock && { clock: this.options.clock }),
         changed: () => {
           if (this.connections.get(name) === conn) this.changeEmitter.fire();
         },

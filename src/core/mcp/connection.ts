@@ -25,9 +25,31 @@ const NAME_CHARS = 200;
 const INSTRUCTIONS_CHARS = 8_000;
 const MAX_ITEMS = 500;
 const MAX_PAGES = 20;
-/** Reconnect delays: 1 s, 2 s, 4 s … up to 30 s. */
+/**
+ * Reconnect delays: 1 s, 2 s, 4 s … up to 30 s. The delay grows with each failure in a row and goes
+ * back to 1 s only after a connection has stayed up STABLE_CONNECTION_MS, so a server that crashes
+ * right after connecting is not restarted every second forever.
+ */
 const BACKOFF_FIRST_MS = 1_000;
 const BACKOFF_MAX_MS = 30_000;
+export const STABLE_CONNECTION_MS = 30_000;
+
+/** Time as the reconnect backoff sees it; tests pass their own. */
+export interface ReconnectClock {
+  now(): number;
+  /** Runs `fn` after `ms`; the returned function cancels it. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export const systemClock: ReconnectClock = {
+  now: () => Date.now(),
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    // A pending reconnect must not keep a CLI process alive on its own.
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  },
+};
 
 export interface ConnectionContext {
   logger: Logger;
@@ -37,6 +59,8 @@ export interface ConnectionContext {
   requests?: () => McpClientRequests | undefined;
   /** Called on any change visible in the view (state, lists, log). */
   changed: () => void;
+  /** For the reconnect backoff; the system clock by default. */
+  clock?: ReconnectClock;
 }
 
 /** One server: its client, its state and what it offers; reconnects itself when the link drops. */
@@ -54,8 +78,11 @@ export class McpConnection {
   private stderrPartial = "";
   /** Bumped on every (re)connect and on close so callbacks of an old client do nothing. */
   private generation = 0;
+  /** Failures since the last connection that stayed up STABLE_CONNECTION_MS (or since a restart). */
   private attempts = 0;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the current connection came up; undefined while not connected. */
+  private connectedAt: number | undefined;
+  private cancelRetry: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -136,6 +163,7 @@ export class McpConnection {
   async restart(): Promise<void> {
     this.clearRetry();
     this.attempts = 0;
+    this.connectedAt = undefined;
     await this.teardown();
     if (this.closed) return;
     this.start();
@@ -198,7 +226,8 @@ export class McpConnection {
       await this.refreshAll(client, gen);
       if (gen !== this.generation) return;
       this.state = "connected";
-      this.attempts = 0;
+      // attempts is not reset here: only a connection that stays up earns a fresh backoff (fail()).
+      this.connectedAt = this.clock.now();
       this.note(`[kiln] connected (${this.config.transport})`);
     } catch (err) {
       this.fail(gen, errorText(err));
@@ -317,24 +346,29 @@ export class McpConnection {
     });
   }
 
-  /** Marks the error, drops the client and schedules a reconnect with backoff. */
+  /**
+   * Marks the error, drops the client and schedules a reconnect with backoff. The error says when
+   * the next try is, and how many failed in a row once there are several, so the user sees why.
+   */
   private fail(gen: number, message: string): void {
     if (gen !== this.generation || this.closed) return;
     this.generation++;
-    this.state = "error";
-    this.error = cap(message, LOG_LINE_CHARS);
-    const delay = Math.min(BACKOFF_FIRST_MS * 2 ** this.attempts, BACKOFF_MAX_MS);
+    const upSince = this.connectedAt;
+    this.connectedAt = undefined;
+    if (upSince !== undefined && this.clock.now() - upSince >= STABLE_CONNECTION_MS) this.attempts = 0;
+    const delay = Math.min(BACKOFF_FIRST_MS * 2 ** Math.min(this.attempts, 30), BACKOFF_MAX_MS);
     this.attempts++;
-    this.note(`[kiln] ${this.error}; retrying in ${delay / 1000} s`);
+    const inARow = this.attempts > 1 ? `failed ${this.attempts} times in a row; ` : "";
+    this.state = "error";
+    this.error = `${cap(message, LOG_LINE_CHARS)} (${inARow}retrying in ${delay / 1000} s)`;
+    this.note(`[kiln] ${this.error}`);
     this.ctx.logger.warn(`MCP server "${this.config.name}": ${this.error}`);
     void this.dropClient();
     this.clearRetry();
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
+    this.cancelRetry = this.clock.after(delay, () => {
+      this.cancelRetry = undefined;
       if (!this.closed) void this.connect();
-    }, delay);
-    // A pending reconnect must not keep a CLI process alive on its own.
-    this.retryTimer.unref?.();
+    });
   }
 
   private async teardown(): Promise<void> {
@@ -356,8 +390,12 @@ export class McpConnection {
   }
 
   private clearRetry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+  }
+
+  private get clock(): ReconnectClock {
+    return this.ctx.clock ?? systemClock;
   }
 }
 

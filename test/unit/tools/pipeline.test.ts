@@ -8,6 +8,7 @@ import { NodeFileSystem } from "../../../src/platform/node/nodeFileSystem";
 import { runToolCall, type AutoApprovePolicy, type PipelineDeps } from "../../../src/core/agent/pipeline";
 import { createDefaultRegistry } from "../../../src/core/tools/registry";
 import type { ToolUseBlock } from "../../../src/core/toolcall/types";
+import type { McpHubApi, McpServerView } from "../../../src/core/mcp/types";
 
 let cwd: string;
 let asked: ApprovalRequest[];
@@ -103,6 +104,44 @@ describe("tool pipeline", () => {
     expect(result.forModel).toMatch(/no tool named "delete_everything". Available tools: read_file, list_files, .*ask_followup_question, attempt_completion/);
     // Only the tools of the mode: Ask mode cannot write.
     expect(result.forModel).not.toContain("write_to_file");
+  });
+
+  it("names the MCP tools in refusals only while a server can take them", async () => {
+    const server = (state: McpServerView["state"]): McpServerView => ({
+      name: "docs",
+      source: "global",
+      transport: "stdio",
+      state,
+      tools: state === "connected" ? [{ name: "search", inputSchema: { type: "object" }, alwaysAllow: false, enabled: true }] : [],
+      resources: [],
+      templates: [],
+      prompts: [],
+      log: [],
+    });
+    const hub = (servers: McpServerView[]): McpHubApi => ({
+      servers: () => servers,
+      callTool: () => Promise.reject(new Error("not called")),
+      readResource: () => Promise.reject(new Error("not called")),
+    });
+    const refusals = async (mcp?: McpHubApi) => {
+      const withHub = (d: PipelineDeps): PipelineDeps => ({ ...d, context: { ...d.context, ...(mcp && { mcp }) } });
+      const unknown = await runToolCall(call("delete_everything", {}), withHub(deps({ mode: "ask" })));
+      const refused = await runToolCall(call("write_to_file", { path: "x.ts", content: "x" }), withHub(deps({ mode: "ask" })));
+      expect(unknown.forModel).toContain("Available tools: read_file");
+      expect(refused.forModel).toContain("Tools available in this mode: read_file");
+      return [unknown.forModel, refused.forModel];
+    };
+    // No hub, or only servers that are down or waiting for approval: nothing to call, so not named.
+    for (const mcp of [undefined, hub([]), hub([server("error"), server("needs-approval"), server("connecting")])]) {
+      for (const text of await refusals(mcp)) {
+        expect(text).not.toContain("use_mcp_tool");
+        expect(text).not.toContain("access_mcp_resource");
+      }
+    }
+    for (const text of await refusals(hub([server("error"), server("connected")]))) {
+      expect(text).toContain("use_mcp_tool");
+      expect(text).toContain("access_mcp_resource");
+    }
   });
 
   it("enforces the mode at call time", async () => {
