@@ -97,8 +97,20 @@ function convertBlock(block: SourceBlock, where: string, kind: SourceKind): LlmC
 }
 
 /** The conversation as Kiln's messages; throws DamagedMessage naming the message and block at fault. */
+/**
+ * The messages the source would still send: Roo keeps what a condense or a truncation replaced,
+ * tagged with the replacing summary's (or marker's) id, so a rewind can bring it back. While that
+ * summary is in the history, the tagged messages are left out, or a resumed task would send the
+ * whole conversation again beside its summary.
+ */
+export function effectiveApiMessages(messages: readonly SourceApiMessage[]): SourceApiMessage[] {
+  const summaries = new Set(messages.flatMap((m) => (m.condenseId ? [m.condenseId] : [])));
+  const markers = new Set(messages.flatMap((m) => (m.truncationId ? [m.truncationId] : [])));
+  return messages.filter((m) => !(m.condenseParent && summaries.has(m.condenseParent)) && !(m.truncationParent && markers.has(m.truncationParent)));
+}
+
 export function convertApiMessages(messages: readonly SourceApiMessage[], kind: SourceKind): LlmMessage[] {
-  return messages.map((message, m) => {
+  return effectiveApiMessages(messages).map((message, m) => {
     if (typeof message.content === "string") return { role: message.role, content: message.content || EMPTY_MESSAGE };
     const content = message.content.flatMap((block, b) => convertBlock(block, `[${m}].content[${b}]`, kind) ?? []);
     return { role: message.role, content: content.length > 0 ? content : EMPTY_MESSAGE };

@@ -31,6 +31,12 @@ export const SourceApiMessageSchema = z
   .object({
     role: z.enum(["user", "assistant"]),
     content: z.union([z.string(), z.array(SourceBlockSchema)]),
+    // Roo's non-destructive condense and truncation: a message tagged with the id of a summary (or
+    // truncation marker) that is in the history was replaced by it, and is not sent to the model.
+    condenseId: z.string().optional().catch(undefined),
+    condenseParent: z.string().optional().catch(undefined),
+    truncationId: z.string().optional().catch(undefined),
+    truncationParent: z.string().optional().catch(undefined),
   })
   .passthrough();
 export type SourceApiMessage = z.infer<typeof SourceApiMessageSchema>;

@@ -116,6 +116,20 @@ describe("import: a source's task as a Kiln history task", () => {
     expect(() => convertApiMessages([{ role: "user", content: [{ type: "tool_result", content: "no id" }] }], "roo")).toThrow(/\[0\]\.content\[0\].*tool_use_id/);
   });
 
+  it("leaves out what Roo's condense and truncation replaced while their summary or marker is there", () => {
+    const history = [
+      { role: "user" as const, content: "Build the parser" },
+      { role: "assistant" as const, content: "OLD step one", condenseParent: "c1" },
+      { role: "user" as const, content: "OLD result one", condenseParent: "c1" },
+      { role: "user" as const, content: "Summary: the parser reads tokens.", isSummary: true, condenseId: "c1" },
+      { role: "assistant" as const, content: "TRUNCATED step", truncationParent: "t1" },
+      { role: "user" as const, content: "[1 message hidden]", isTruncationMarker: true, truncationId: "t1" },
+      // Tagged for a summary that a rewind removed: the message is back in use.
+      { role: "assistant" as const, content: "Kept: its summary is gone", condenseParent: "gone" },
+    ];
+    expect(convertApiMessages(history, "roo").map((m) => m.content)).toEqual(["Build the parser", "Summary: the parser reads tokens.", "[1 message hidden]", "Kept: its summary is gone"]);
+  });
+
   it("reports a damaged or incomplete task folder with the reason", async () => {
     const { storage } = writeRooStorage(root);
     const damaged = await readTask("roo", join(storage, "tasks", ROO_TASKS.damaged.id), ROO_TASKS.damaged.id);
