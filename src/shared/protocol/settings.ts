@@ -5,7 +5,10 @@ import { APPROVE_WORDS, type ApproveWord } from "../approveWords";
 import { AUTO_CONDENSE_PERCENT, BUDGET_MAX, OUTPUT_MAX_CHARS, READ_FILE_MAX_LINES, SHORTEN_RESULTS_AFTER, TOOL_RESULT_MAX_CHARS, type LimitBounds } from "../limits";
 import { parseMessage, type ParsedMessage } from "./parse";
 import { method, RequestEnvelopeSchema, type Done, type ResponseEnvelope } from "./requests";
-import { IMPORT_SOURCE_KINDS, type ImportSourceKind } from "../historyEntry";
+import { IMPORT_SOURCE_KINDS } from "../historyEntry";
+import type { ImportSourceView, ImportSummaryView, ProfileImportView } from "./agentImport";
+
+export type { ImportPartView, ImportSourceView, ImportSummaryView, ProfileImportView } from "./agentImport";
 
 /**
  * The settings panel's protocol, apart from the chat's: a different page with its own messages.
@@ -424,46 +427,6 @@ export interface RulesView {
   files: RuleView[];
   /** The global rules folder, to say where global rules go. */
   globalDir: string;
-}
-
-/** Another agent's data found on this machine (Kilo, Roo, Zoo, Cline): what the import section offers. */
-export interface ImportSourceView {
-  kind: ImportSourceKind;
-  label: string;
-  /** Its global storage folder, as found. */
-  path: string;
-}
-
-/** One kind of thing in an import: how many came (or would come) over, were there already, or were left out and why. */
-export interface ImportPartView {
-  imported: number;
-  alreadyThere: number;
-  /** At most the first 20, with `moreSkipped` counting the rest. */
-  skipped: { name: string; reason: string }[];
-  moreSkipped: number;
-}
-
-/** What a settings export's provider profiles became: names as written into kiln.profiles. */
-export interface ProfileImportView {
-  file: string;
-  imported: string[];
-  alreadyThere: string[];
-  skipped: { name: string; reason: string }[];
-  /** Profiles whose key is to be set (none is copied from an export). */
-  needKey: string[];
-}
-
-export interface ImportSummaryView {
-  kind: ImportSourceKind;
-  label: string;
-  dryRun: boolean;
-  modes: ImportPartView;
-  rules: ImportPartView;
-  mcp: ImportPartView;
-  tasks: ImportPartView;
-  /** The open folder's own servers from that agent (Roo's .roo/mcp.json), into its .kilocode/mcp.json. */
-  projectMcp?: ImportPartView;
-  notes: string[];
 }
 
 /** A skill the loader found (a folder with SKILL.md); `path` is workspace-relative for project skills. */
