@@ -161,8 +161,17 @@ export async function useColorTheme(page: Page, label: string): Promise<void> {
     );
   const input = await openCommandPalette(page);
   await input!.type("Preferences: Color Theme");
-  const command = (await rowNamed("Preferences: Color Theme")).asElement() as ElementHandle<Element> | null;
-  await command!.click();
+  // The list redraws while the last keys filter it, which can leave the row found a moment ago
+  // detached: it is found again and clicked anew.
+  for (let attempt = 0; ; attempt++) {
+    const command = (await rowNamed("Preferences: Color Theme")).asElement() as ElementHandle<Element> | null;
+    try {
+      await command!.click();
+      break;
+    } catch (err) {
+      if (attempt === 2) throw err;
+    }
+  }
   // The themes' list is drawn a screenful at a time: typing the name brings a theme further down into view.
   await page.waitForSelector(rows, { timeout: 20_000 });
   await page.keyboard.type(label);
